@@ -1,0 +1,58 @@
+package org.shmem4j.bootstrap;
+
+/**
+ * How a PE finds the rest of its job before any shared memory or network endpoint exists: its
+ * rank, the job size, which host it is on, an all-gather of small blobs, and job-level exits.
+ * Everything here is the slow path used at start-up, allocation checks and shutdown; data
+ * movement never goes through a bootstrap.
+ *
+ * <p>Implementations: {@code LauncherBootstrap} (a PE started by {@code oshrun}, talking to the
+ * launcher's rendezvous service), {@code InProcessBootstrap} (PEs as threads of one JVM) and
+ * {@code SingletonBootstrap} (a program started without a launcher is a job of one PE). Multi-host
+ * launchers (ssh, Slurm) plug in here: only rank, host identity and the exchange change.
+ */
+public interface Bootstrap extends AutoCloseable {
+    /** This PE's number, 0 to {@link #size()} - 1. */
+    int rank();
+
+    /** Number of PEs in the job. */
+    int size();
+
+    /** Random identity of the job, safe to embed in file names ([A-Za-z0-9] only). */
+    String jobId();
+
+    /** Identity of this PE's host: PEs with equal host ids can map each other's memory. */
+    String hostId();
+
+    /**
+     * Collective: every PE contributes one blob, every PE receives all blobs indexed by rank.
+     * Calls are matched in order, so every PE must make the same sequence of calls.
+     */
+    byte[][] allGather(byte[] mine);
+
+    /** Collective out-of-band barrier over all PEs (slow path, start-up and shutdown only). */
+    default void barrier() {
+        allGather(new byte[0]);
+    }
+
+    /** Tells the job this PE finalized normally; an exit after this counts as success. */
+    void finalized();
+
+    /**
+     * Ends the whole job with {@code status} (spec 9.1.6). Does not return: either the process
+     * ends, or (in-process jobs) a {@link org.shmem4j.ShmemGlobalExit} is thrown after every other
+     * PE of the job has been told to stop.
+     */
+    void globalExit(int status);
+
+    /**
+     * Reason the job is being torn down (another PE failed or called global_exit), or null while
+     * the job is healthy. Waits poll this on their slow path so that no PE blocks forever on a
+     * peer that is gone.
+     */
+    String abortReason();
+
+    /** Releases the bootstrap's resources (connection, threads). */
+    @Override
+    void close();
+}
