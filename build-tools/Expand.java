@@ -14,6 +14,8 @@
  *   $t$ long   $T$ Long   $Box$ Long   $LAYOUT$ JAVA_LONG   $BYTES$ 8   $BITS$ 64
  *   $ctypes$   the C TYPENAMEs of the spec's RMA table carried by this Java type
  *   $S$ 64     $SBYTES$ 8   (inside a size loop)
+ *   $each:shmem_%_p$   "shmem_long_p", "shmem_longlong_p", ... : the pattern once per C TYPENAME
+ *                      of the current type, quoted and comma-separated (for @Binds lists)
  * Blocks nest (a size loop inside a type loop and vice versa).
  */
 import java.io.IOException;
@@ -22,7 +24,12 @@ import java.util.*;
 import java.util.stream.Stream;
 
 public class Expand {
-    record Carrier(String t, String T, String box, String layout, int bytes, String ctypes) {}
+    record Carrier(String t, String T, String box, String layout, int bytes, String ctypes) {
+        /** The C TYPENAMEs of the RMA table carried by this type (none for the Java-only char). */
+        List<String> cnames() {
+            return ctypes.startsWith("(") ? List.of() : List.of(ctypes.split(",\\s*"));
+        }
+    }
 
     static final Map<String, Carrier> CARRIERS = new LinkedHashMap<>();
     static {
@@ -42,6 +49,7 @@ public class Expand {
     public static void main(String[] args) throws IOException {
         Path in = Path.of(args[0]), out = Path.of(args[1]);
         List<Path> templates;
+        if (!Files.isDirectory(in)) return; // a module without templates
         try (Stream<Path> s = Files.walk(in)) {
             templates = s.filter(p -> p.toString().endsWith(".java.in")).sorted().toList();
         }
@@ -73,6 +81,7 @@ public class Expand {
         v.put("$t$", c.t()); v.put("$T$", c.T()); v.put("$Box$", c.box()); v.put("$LAYOUT$", c.layout());
         v.put("$BYTES$", Integer.toString(c.bytes())); v.put("$BITS$", Integer.toString(c.bytes() * 8));
         v.put("$ctypes$", c.ctypes());
+        v.put("$cnames$", String.join(",", c.cnames()));
         return v;
     }
 
@@ -117,8 +126,15 @@ public class Expand {
         throw new IllegalStateException(where + ":" + (start + 1) + ": //# for without //# end");
     }
 
+    static final java.util.regex.Pattern EACH = java.util.regex.Pattern.compile("\\$each:([^$]+)\\$");
+
     static String subst(String s, Map<String, String> vars) {
         if (s.indexOf('$') < 0) return s;
+        String names = vars.get("$cnames$");
+        if (names != null) {
+            s = EACH.matcher(s).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(names.isEmpty() ? "" : String.join(", ",
+                    Arrays.stream(names.split(",")).map(n -> "\"" + m.group(1).replace("%", n) + "\"").toList())));
+        }
         for (Map.Entry<String, String> e : vars.entrySet()) s = s.replace(e.getKey(), e.getValue());
         return s;
     }

@@ -1,0 +1,63 @@
+package org.shmem4j;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.shmem4j.core.heap.SymmetricHeap;
+
+/**
+ * A symmetric array of one Java primitive type. {@code A} is the matching Java array type
+ * ({@code long[]} for {@link SymmetricLongArray}), which lets one generic RMA method serve every
+ * element type with compile-time type safety: a {@code long[]} can only be put into a
+ * {@code SymmetricArray<long[]>}.
+ *
+ * @param <A> the Java array type of the elements
+ */
+public abstract sealed class SymmetricArray<A> extends SymmetricObject
+        permits SymmetricByteArray, SymmetricShortArray, SymmetricIntArray, SymmetricLongArray,
+                SymmetricFloatArray, SymmetricDoubleArray, SymmetricCharArray {
+    private final long length;
+
+    SymmetricArray(SymmetricHeap heap, long offset, long length, long elementBytes, long hints) {
+        super(heap, offset, length * elementBytes, hints);
+        this.length = length;
+    }
+
+    /** Number of elements. */
+    public final long length() {
+        return length;
+    }
+
+    /** Layout of one element (native byte order, naturally aligned). */
+    public abstract ValueLayout elementLayout();
+
+    /** Size of one element in bytes. */
+    public final long elementBytes() {
+        return elementLayout().byteSize();
+    }
+
+    /** Length of a Java array of this object's element type. */
+    public abstract int arrayLength(A array);
+
+    /**
+     * Checks that {@code [index, index + count)} lies inside this live object and returns the heap
+     * offset of element {@code index}; the message names {@code routine} and the bad range.
+     */
+    public final long elementOffset(String routine, long index, long count) {
+        checkLive(routine);
+        if (index < 0 || count < 0 || index > length - count) {
+            throw new IndexOutOfBoundsException(routine + ": element range [" + index + ", " + index + " + " + count
+                    + ") is out of bounds for " + this);
+        }
+        return offset() + index * elementBytes();
+    }
+
+    /** This PE's copy of the elements; see {@link SymmetricObject#segment()}. */
+    public final MemorySegment elements() {
+        return segment();
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[offset=" + offset() + ", length=" + length + "]";
+    }
+}

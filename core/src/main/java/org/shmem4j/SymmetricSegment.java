@@ -1,0 +1,14 @@
+package org.shmem4j;
+
+import org.shmem4j.core.heap.SymmetricHeap;
+
+/**
+ * An untyped symmetric object (what {@code shmem_malloc} returns in C): the target of the
+ * {@code *mem} and sized ({@code put32}, {@code iget64}, ...) routines, addressed by byte offset.
+ */
+public final class SymmetricSegment extends SymmetricObject {
+    /** Created by the allocation routines of {@link Shmem} only. */
+    public SymmetricSegment(SymmetricHeap heap, long offset, long byteSize, long hints) {
+        super(heap, offset, byteSize, hints);
+    }
+}

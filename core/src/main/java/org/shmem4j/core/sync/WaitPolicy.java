@@ -1,0 +1,65 @@
+package org.shmem4j.core.sync;
+
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.shmem4j.ShmemException;
+
+/**
+ * How a PE waits for memory another PE will write: spin briefly (the answer usually comes within
+ * a cache-line transfer), then yield (another PE on this core may be the one we wait for), then
+ * park with growing back-off (8 PEs on 2 cores must not livelock). While parked it checks that the
+ * job is still alive, so a waiter never outlives a failed peer.
+ *
+ * <p>Use: {@code for (Waiter w = policy.start(); !condition(); ) w.pause();}
+ */
+public final class WaitPolicy {
+    private final int spins;
+    private final int yields;
+    private final long parkMaxNanos;
+    private final Supplier<String> abortReason;
+
+    /**
+     * @param spins busy-spin iterations before yielding (fewer when PEs outnumber cores)
+     * @param yields yields before parking
+     * @param parkMaxNanos upper bound of the park back-off
+     * @param abortReason the job's abort reason, null while healthy
+     */
+    public WaitPolicy(int spins, int yields, long parkMaxNanos, Supplier<String> abortReason) {
+        this.spins = spins;
+        this.yields = yields;
+        this.parkMaxNanos = parkMaxNanos;
+        this.abortReason = abortReason;
+    }
+
+    /** A fresh waiter for one wait. */
+    public Waiter start() {
+        return new Waiter();
+    }
+
+    /** The state of one wait; cheap enough to allocate per wait (escape analysis removes it). */
+    public final class Waiter {
+        private int round;
+        private long parkNanos = 1_000;
+
+        /** Called once per unsuccessful check of the awaited condition. */
+        public void pause() {
+            int r = round++;
+            if (r < spins) {
+                Thread.onSpinWait();
+            } else if (r < spins + yields) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(parkNanos);
+                parkNanos = Math.min(parkNanos * 2, parkMaxNanos);
+                String reason = abortReason.get();
+                if (reason != null) {
+                    throw new ShmemException("job aborted while waiting: " + reason);
+                }
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw new ShmemException("interrupted while waiting");
+                }
+            }
+        }
+    }
+}

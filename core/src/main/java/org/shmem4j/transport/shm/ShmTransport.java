@@ -1,0 +1,146 @@
+package org.shmem4j.transport.shm;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import org.shmem4j.ShmemException;
+import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.transport.Transport;
+
+/**
+ * Symmetric regions in shared memory: every PE's region is a file in a tmpfs directory
+ * ({@code /dev/shm}), mapped by its owner and by every PE of the same host, so a remote put is a
+ * copy into the peer's mapping and an AMO is a CPU atomic on it, with no involvement of the target.
+ *
+ * <p>Files are named {@code shmem4j-<job>-<rank>-<random>}, created with mode 0600, and unlinked as
+ * soon as every PE has mapped every peer's file: from then on a killed PE leaves nothing behind.
+ * (The launcher deletes {@code shmem4j-<job>-*} too, for a death before that point.)
+ */
+public final class ShmTransport implements Transport {
+    private final Arena arena;
+    private final MemorySegment[] mappings;
+
+    private ShmTransport(Arena arena, MemorySegment[] mappings) {
+        this.arena = arena;
+        this.mappings = mappings;
+    }
+
+    /**
+     * Collective over the bootstrap: creates and maps this PE's region of {@code regionBytes},
+     * maps the regions of the PEs on this host, then unlinks the files.
+     *
+     * @param hostIds host identity of every PE (indexed by rank)
+     */
+    public static ShmTransport open(Bootstrap bootstrap, String[] hostIds, Path dir, long regionBytes) {
+        int rank = bootstrap.rank();
+        String myHost = hostIds[rank];
+        int localPes = 0;
+        for (String h : hostIds) {
+            if (h.equals(myHost)) {
+                localPes++;
+            }
+        }
+        Path own = null;
+        String failure = null;
+        try {
+            checkSpace(dir, regionBytes, localPes);
+            own = dir.resolve("shmem4j-" + bootstrap.jobId() + "-" + rank + "-" + randomHex());
+            createRegionFile(own, regionBytes);
+        } catch (ShmemException | IOException e) {
+            failure = e.getMessage();
+        }
+        // Every PE takes part in the exchange even when it failed, so that all PEs learn of the
+        // failure and report it instead of waiting for a PE that gave up.
+        byte[][] paths = bootstrap.allGather(failure == null
+                ? ("ok:" + own).getBytes(StandardCharsets.UTF_8)
+                : ("error:" + failure).getBytes(StandardCharsets.UTF_8));
+        Arena arena = Arena.ofShared();
+        MemorySegment[] mappings = new MemorySegment[hostIds.length];
+        try {
+            for (int pe = 0; pe < paths.length; pe++) {
+                String entry = new String(paths[pe], StandardCharsets.UTF_8);
+                if (entry.startsWith("error:")) {
+                    throw new ShmemException("shmem_init: PE " + pe + " could not create its symmetric heap: "
+                            + entry.substring("error:".length()));
+                }
+                if (hostIds[pe].equals(myHost)) {
+                    mappings[pe] = map(Path.of(entry.substring("ok:".length())), regionBytes, arena);
+                }
+            }
+            bootstrap.barrier();
+        } catch (RuntimeException | IOException e) {
+            arena.close();
+            deleteQuietly(own);
+            throw e instanceof ShmemException se ? se
+                    : new ShmemException("shmem_init: mapping the symmetric heaps failed: " + e.getMessage(), e);
+        }
+        deleteQuietly(own);
+        return new ShmTransport(arena, mappings);
+    }
+
+    private static void checkSpace(Path dir, long regionBytes, int localPes) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new ShmemException("shared-memory directory " + dir + " does not exist (set SHMEM_SHM_DIR)");
+        }
+        long free = Files.getFileStore(dir).getUsableSpace();
+        long needed = regionBytes * localPes;
+        if (free < needed) {
+            throw new ShmemException(dir + " has " + free + " bytes free but " + localPes + " PEs on this host need "
+                    + needed + " (" + regionBytes + " each): lower SHMEM_SYMMETRIC_SIZE or free space in " + dir);
+        }
+    }
+
+    private static void createRegionFile(Path file, long bytes) throws IOException {
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            // A sparse file: tmpfs pages are allocated on first touch.
+            ch.write(ByteBuffer.wrap(new byte[1]), bytes - 1);
+        }
+    }
+
+    private static MemorySegment map(Path file, long bytes, Arena arena) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // The launcher removes the job's files when the job ends.
+            }
+        }
+    }
+
+    private static String randomHex() {
+        byte[] b = new byte[6];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
+    @Override
+    public String name() {
+        return "shm";
+    }
+
+    @Override
+    public MemorySegment mapping(int pe) {
+        return mappings[pe];
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}
