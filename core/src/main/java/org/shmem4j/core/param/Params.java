@@ -1,0 +1,71 @@
+package org.shmem4j.core.param;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The registry: every environment parameter of shmem4j, declared once. The four variables of
+ * OpenSHMEM 1.6 section 8 come first, each with its deprecated {@code SMA_*} alias; the
+ * implementation's own {@code SHMEM_*} variables follow. Values are resolved by
+ * {@link Parameters#from}.
+ */
+public final class Params {
+    private Params() {}
+
+    /** {@code SHMEM_VERSION}: print the library version at start-up. */
+    public static final Parameter<Boolean> VERSION =
+            Parameter.flag("SHMEM_VERSION", "Print the library version at start-up")
+                    .withAlias("SMA_VERSION").asSpec();
+
+    /** {@code SHMEM_INFO}: print the table of all parameters ({@link Parameters#infoText}). */
+    public static final Parameter<Boolean> INFO =
+            Parameter.flag("SHMEM_INFO", "Print helpful text about all these environment variables")
+                    .withAlias("SMA_INFO").asSpec();
+
+    /** {@code SHMEM_DEBUG}: enable debugging messages. */
+    public static final Parameter<Boolean> DEBUG =
+            Parameter.flag("SHMEM_DEBUG", "Enable debugging messages")
+                    .withAlias("SMA_DEBUG").asSpec();
+
+    /** {@code SHMEM_SYMMETRIC_SIZE}: bytes of symmetric heap per PE, default 128 MiB. */
+    public static final Parameter<Long> SYMMETRIC_SIZE =
+            Parameter.size("SHMEM_SYMMETRIC_SIZE", 128L << 20,
+                            "Size in bytes of the symmetric heap per PE (suffix k, m, g or t)")
+                    .withAlias("SMA_SYMMETRIC_SIZE").asSpec();
+
+    /** {@code SHMEM_SHM_DIR}: where the shared heap files live. */
+    public static final Parameter<Path> SHM_DIR =
+            Parameter.directory("SHMEM_SHM_DIR", Path.of("/dev/shm"),
+                    "Directory for the shared-memory heap files");
+
+    /** {@code SHMEM_WAIT_SPINS}: busy-spin iterations of a waiting PE before it yields. */
+    public static final Parameter<Integer> WAIT_SPINS =
+            Parameter.intRange("SHMEM_WAIT_SPINS", 4000, 0, 1_000_000_000,
+                    "Busy-spin iterations of a wait before yielding");
+
+    /** {@code SHMEM_WAIT_YIELDS}: {@link Thread#yield} calls of a waiting PE before it parks. */
+    public static final Parameter<Integer> WAIT_YIELDS =
+            Parameter.intRange("SHMEM_WAIT_YIELDS", 200, 0, 1_000_000_000,
+                    "Thread yields of a wait before parking");
+
+    /** {@code SHMEM_WAIT_PARK_MAX_US}: ceiling of the exponential park back-off. */
+    public static final Parameter<Integer> WAIT_PARK_MAX_US =
+            Parameter.intRange("SHMEM_WAIT_PARK_MAX_US", 200, 1, 1_000_000,
+                    "Maximum park back-off of a wait, in microseconds");
+
+    /** {@code SHMEM_RESERVED_SIZE}: bytes of the library's internal heap region per PE. */
+    public static final Parameter<Long> RESERVED_SIZE =
+            Parameter.size("SHMEM_RESERVED_SIZE", 4L << 20,
+                    "Size in bytes of the internal reserved heap region (suffix k, m, g or t)");
+
+    /** {@code SHMEM_BOOTSTRAP_TIMEOUT_S}: how long start-up waits for every PE to arrive. */
+    public static final Parameter<Integer> BOOTSTRAP_TIMEOUT_S =
+            Parameter.intRange("SHMEM_BOOTSTRAP_TIMEOUT_S", 60, 1, 86_400,
+                    "Seconds to wait for all PEs at start-up");
+
+    /** Every parameter, spec ones first, in the order {@code SHMEM_INFO} lists them. */
+    public static final List<Parameter<?>> ALL = List.of(
+            VERSION, INFO, DEBUG, SYMMETRIC_SIZE,
+            SHM_DIR, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
+            BOOTSTRAP_TIMEOUT_S);
+}
