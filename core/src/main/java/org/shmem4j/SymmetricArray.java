@@ -2,7 +2,7 @@ package org.shmem4j;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import org.shmem4j.core.heap.SymmetricHeap;
+import org.shmem4j.core.heap.Allocation;
 
 /**
  * A symmetric array of one Java primitive type. {@code A} is the matching Java array type
@@ -17,8 +17,8 @@ public abstract sealed class SymmetricArray<A> extends SymmetricObject
                 SymmetricFloatArray, SymmetricDoubleArray, SymmetricCharArray {
     private final long length;
 
-    SymmetricArray(SymmetricHeap heap, long offset, long length, long elementBytes, long hints) {
-        super(heap, offset, length * elementBytes, hints);
+    SymmetricArray(Allocation allocation, long length) {
+        super(allocation);
         this.length = length;
     }
 

@@ -1,31 +1,29 @@
 package org.shmem4j;
 
 import java.lang.foreign.MemorySegment;
-import org.shmem4j.core.heap.SymmetricHeap;
+import org.shmem4j.core.heap.Allocation;
 
 /**
  * A symmetric data object: a block of the symmetric heap that exists at the same offset on every
- * PE. It is a handle (heap offset and size), valid from the collective allocation that made it until
- * the collective {@link #close()} (or {@code Shmem.free}) that releases it; using it afterwards throws
- * {@link IllegalStateException}. Objects are created only by the allocation routines of {@link Shmem}.
+ * PE. It is a handle, valid from the collective allocation that made it until the collective
+ * {@link #close()} ({@code shmem_free}) or {@code realloc} that retires it, or the last finalize;
+ * using it afterwards throws {@link IllegalStateException}. Objects are created only by the
+ * allocation routines of {@link Shmem}.
  */
 public abstract sealed class SymmetricObject implements AutoCloseable permits SymmetricArray, SymmetricSegment {
-    private final SymmetricHeap heap;
+    private final Allocation allocation;
     private final long offset;
     private final long byteSize;
-    private final long hints;
-    private volatile boolean freed;
 
-    SymmetricObject(SymmetricHeap heap, long offset, long byteSize, long hints) {
-        this.heap = heap;
-        this.offset = offset;
-        this.byteSize = byteSize;
-        this.hints = hints;
+    SymmetricObject(Allocation allocation) {
+        this.allocation = allocation;
+        this.offset = allocation.offset();
+        this.byteSize = allocation.byteSize();
     }
 
-    /** The heap this object was allocated from (implementation detail of the runtime). */
-    public final SymmetricHeap heap() {
-        return heap;
+    /** The runtime's record of this block (for the library's own layers). */
+    public final Allocation allocation() {
+        return allocation;
     }
 
     /** Offset of the object in every PE's symmetric region: its symmetric address. */
@@ -40,12 +38,12 @@ public abstract sealed class SymmetricObject implements AutoCloseable permits Sy
 
     /** The hints given to {@code mallocWithHints} (0 for the other allocation routines). */
     public final long hints() {
-        return hints;
+        return allocation.hints();
     }
 
-    /** True after the object was freed (or the library finalized). */
-    public final boolean isFreed() {
-        return freed || heap.isClosed();
+    /** True until the object is freed or resized, or the library finalized. */
+    public final boolean isLive() {
+        return allocation.isLive();
     }
 
     /**
@@ -54,29 +52,37 @@ public abstract sealed class SymmetricObject implements AutoCloseable permits Sy
      */
     public final MemorySegment segment() {
         checkLive("segment");
-        return heap.localSlice(offset, byteSize);
+        return allocation.heap().localSlice(offset, byteSize);
     }
 
     /**
-     * Collectively frees the object: {@code shmem_free}. Every PE must call it (same order of
-     * collective allocation calls on all PEs); it begins with a barrier.
+     * Collectively frees the object ({@code shmem_free}): every PE must call it, in the same order
+     * of collective allocation calls; it begins with a barrier. An empty object (size 0) needs no
+     * freeing and its {@code close()} does nothing, like {@code shmem_free(NULL)}.
      */
     @Override
     @Binds("shmem_free")
     public final void close() {
-        heap.free(this);
+        allocation.heap().release("shmem_free", this);
     }
 
-    /** Marks the object freed; called by the heap. */
-    final void markFreed() {
-        freed = true;
+    /**
+     * Checks that bytes {@code [byteOffset, byteOffset + bytes)} lie inside this live object and
+     * returns their region offset; messages name {@code routine} and the bad range.
+     */
+    public final long byteRange(String routine, long byteOffset, long bytes) {
+        checkLive(routine);
+        if (byteOffset < 0 || bytes < 0 || byteOffset > byteSize - bytes) {
+            throw new IndexOutOfBoundsException(routine + ": byte range [" + byteOffset + ", " + byteOffset + " + " + bytes
+                    + ") is out of bounds for " + this);
+        }
+        return offset + byteOffset;
     }
 
-    /** Throws if the object was freed or belongs to a finalized library instance. */
+    /** Throws {@link IllegalStateException} naming {@code routine} if the object is not live. */
     public final void checkLive(String routine) {
-        if (freed || heap.isClosed()) {
-            throw new IllegalStateException(routine + ": symmetric object " + this + " was freed"
-                    + (heap.isClosed() ? " (the library was finalized)" : ""));
+        if (!allocation.isLive()) {
+            throw new IllegalStateException(routine + ": " + this + " is no longer valid: " + allocation.deadReason());
         }
     }
 

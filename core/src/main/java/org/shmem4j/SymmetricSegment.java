@@ -1,6 +1,6 @@
 package org.shmem4j;
 
-import org.shmem4j.core.heap.SymmetricHeap;
+import org.shmem4j.core.heap.Allocation;
 
 /**
  * An untyped symmetric object (what {@code shmem_malloc} returns in C): the target of the
@@ -8,7 +8,8 @@ import org.shmem4j.core.heap.SymmetricHeap;
  */
 public final class SymmetricSegment extends SymmetricObject {
     /** Created by the allocation routines of {@link Shmem} only. */
-    public SymmetricSegment(SymmetricHeap heap, long offset, long byteSize, long hints) {
-        super(heap, offset, byteSize, hints);
+    public SymmetricSegment(Allocation allocation) {
+        super(allocation);
     }
+
 }

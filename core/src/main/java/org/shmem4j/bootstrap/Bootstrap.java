@@ -18,6 +18,11 @@ public interface Bootstrap extends AutoCloseable {
     /** Number of PEs in the job. */
     int size();
 
+    /** The environment the PE's parameters come from (the process environment for a real PE). */
+    default java.util.Map<String, String> environment() {
+        return System.getenv();
+    }
+
     /** Random identity of the job, safe to embed in file names ([A-Za-z0-9] only). */
     String jobId();
 

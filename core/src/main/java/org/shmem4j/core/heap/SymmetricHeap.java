@@ -3,6 +3,7 @@ package org.shmem4j.core.heap;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
+import org.shmem4j.SymmetricObject;
 
 /**
  * This PE's symmetric region and the allocators that carve it up. The region is
@@ -11,23 +12,36 @@ import org.shmem4j.ShmemException;
  * managed by deterministic allocators, so the same sequence of collective calls yields the same
  * offsets on every PE and an offset is a symmetric address.
  *
- * <p>Collective semantics (barriers around allocation, agreement checks) are the caller's: this
- * class only does the local bookkeeping, under a lock so that threads of one PE can allocate.
+ * <p>The bookkeeping runs under a lock so that threads of one PE can allocate; the collective
+ * parts (barriers, the debug agreement check) come from the runtime through {@link HeapSync}.
  */
 public final class SymmetricHeap {
     private final MemorySegment local;
     private final long userBase;
     private final SymmetricAllocator user;
     private final SymmetricAllocator reserved;
+    private final HeapSync sync;
     private final ReentrantLock lock = new ReentrantLock();
+
+    /** The collective services allocation needs from the runtime. */
+    public interface HeapSync {
+        /** A barrier over all PEs that also quiets the default context. */
+        void barrier();
+
+        /** In debug mode, checks that every PE made the same collective call (a no-op otherwise). */
+        void agree(String call);
+    }
+
+    private static final long GRANULE = SymmetricAllocator.GRANULE;
     private volatile boolean closed;
 
     /**
      * @param local this PE's mapping of its whole region
      * @param reservedBytes size of the internal part at the start of the region (multiple of 64)
      */
-    public SymmetricHeap(MemorySegment local, long reservedBytes) {
+    public SymmetricHeap(MemorySegment local, long reservedBytes, HeapSync sync) {
         this.local = local;
+        this.sync = sync;
         this.userBase = reservedBytes;
         this.reserved = new SymmetricAllocator(reservedBytes);
         this.user = new SymmetricAllocator(local.byteSize() - reservedBytes);
@@ -58,53 +72,95 @@ public final class SymmetricHeap {
     }
 
     /**
-     * Allocates {@code bytes} (greater than 0) of user heap aligned to {@code alignment}; returns the
-     * region offset. Throws a {@link ShmemException} naming {@code routine} when the heap is exhausted
-     * (the heap is unchanged then).
+     * Collective allocation of {@code bytes} of user heap aligned to {@code alignment}: the local
+     * bookkeeping, the debug-mode agreement check, zeroing when asked, then the barrier on exit.
+     * Size 0 does nothing and returns an empty allocation (C's NULL). When the heap cannot hold the
+     * block a {@link ShmemException} names {@code routine} (alike on every PE: the allocator is
+     * deterministic) and the heap is unchanged.
      */
-    public long allocate(String routine, long bytes, long alignment) {
+    public Allocation allocate(String routine, long bytes, long alignment, long hints, boolean zero) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException(routine + ": negative size " + bytes);
+        }
+        if (bytes == 0) {
+            return new Allocation(this, userBase, 0, hints);
+        }
+        long offset;
         lock.lock();
         try {
             long off = user.allocate(bytes, alignment);
             if (off < 0) {
                 throw exhausted(routine, bytes);
             }
-            return userBase + off;
+            offset = userBase + off;
         } finally {
             lock.unlock();
         }
+        sync.agree(routine + "(bytes=" + bytes + ", alignment=" + alignment + ") -> offset " + offset);
+        if (zero) {
+            local.asSlice(offset, bytes).fill((byte) 0);
+        }
+        sync.barrier();
+        return new Allocation(this, offset, bytes, hints);
     }
 
-    /** Frees the user-heap block at region offset {@code offset}. */
-    public void free(long offset) {
+    /** Collective free of {@code object}: barrier on entry, then the block is returned. Empty objects are ignored. */
+    public void release(String routine, SymmetricObject object) {
+        Allocation a = object.allocation();
+        if (a.byteSize() == 0) {
+            return;
+        }
+        object.checkLive(routine);
+        sync.barrier();
+        sync.agree(routine + "(offset " + a.offset() + ")");
         lock.lock();
         try {
-            user.free(offset - userBase);
+            user.free(a.offset() - userBase);
+            a.retire();
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * Resizes the user-heap block at {@code offset}; returns its new region offset (the contents
-     * are copied when the block moves). Throws when there is no room (the old block stays).
+     * Collective resize of {@code object} to {@code newBytes}, keeping the contents up to the smaller
+     * size: barrier on entry (nobody still uses the old block), move if needed, barrier on exit.
+     * An empty object is allocated afresh; size 0 frees. The old allocation is retired; when there
+     * is no room a {@link ShmemException} is thrown and the old object stays valid.
      */
-    public long reallocate(String routine, long offset, long newBytes) {
+    public Allocation reallocate(String routine, SymmetricObject object, long newBytes) {
+        Allocation a = object.allocation();
+        if (a.byteSize() == 0) {
+            object.checkLive(routine);
+            return allocate(routine, newBytes, GRANULE, a.hints(), false);
+        }
+        if (newBytes == 0) {
+            release(routine, object);
+            return new Allocation(this, userBase, 0, a.hints());
+        }
+        if (newBytes < 0) {
+            throw new IllegalArgumentException(routine + ": negative size " + newBytes);
+        }
+        object.checkLive(routine);
+        sync.barrier();
+        long newOffset;
         lock.lock();
         try {
-            long oldBytes = user.sizeOf(offset - userBase);
-            long moved = user.reallocate(offset - userBase, newBytes);
+            long moved = user.reallocate(a.offset() - userBase, newBytes);
             if (moved < 0) {
                 throw exhausted(routine, newBytes);
             }
-            long newOffset = userBase + moved;
-            if (newOffset != offset) {
-                MemorySegment.copy(local, offset, local, newOffset, Math.min(oldBytes, newBytes));
+            newOffset = userBase + moved;
+            if (newOffset != a.offset()) {
+                MemorySegment.copy(local, a.offset(), local, newOffset, Math.min(a.byteSize(), newBytes));
             }
-            return newOffset;
+            a.retire();
         } finally {
             lock.unlock();
         }
+        sync.agree(routine + "(offset " + a.offset() + ", bytes=" + newBytes + ") -> offset " + newOffset);
+        sync.barrier();
+        return new Allocation(this, newOffset, newBytes, a.hints());
     }
 
     /** Allocates {@code bytes} of the internal reserved part (collective order, like user allocation). */

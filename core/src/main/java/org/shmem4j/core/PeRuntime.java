@@ -1,0 +1,259 @@
+package org.shmem4j.core;
+
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.shmem4j.ShmemException;
+import org.shmem4j.SymmetricObject;
+import org.shmem4j.ThreadLevel;
+import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.core.heap.SymmetricHeap;
+import org.shmem4j.core.param.Parameters;
+import org.shmem4j.core.param.Params;
+import org.shmem4j.core.param.SizeParser;
+import org.shmem4j.core.sync.DisseminationBarrier;
+import org.shmem4j.core.sync.WaitPolicy;
+import org.shmem4j.transport.shm.ShmTransport;
+
+/**
+ * One PE's initialized library: parameters, the shared-memory transport and routing table, the
+ * symmetric heap, and the world barrier. Created by the first {@code Shmem.init} of an epoch and
+ * torn down by the matching last {@code close()}.
+ */
+final class PeRuntime extends ShmemBase {
+    private static final long PAGE = 4096;
+
+    private final PeSlot slot;
+    private final Bootstrap bootstrap;
+    private final Parameters params;
+    private final int me;
+    private final int npes;
+    private final ShmTransport shm;
+    private final SymmetricHeap heap;
+    private final DisseminationBarrier barrier;
+    private final WaitPolicy waitPolicy;
+    private final boolean debug;
+    private final Thread initThread = Thread.currentThread();
+    private int initCount = 1;
+    private long collectiveCalls;
+    private volatile boolean closed;
+
+    PeRuntime(PeSlot slot) {
+        this(slot, slot.bootstrap());
+    }
+
+    private PeRuntime(PeSlot slot, Bootstrap bootstrap) {
+        this(slot, bootstrap, Parameters.from(bootstrap.environment()), hostIds(bootstrap));
+    }
+
+    private PeRuntime(PeSlot slot, Bootstrap bootstrap, Parameters params, String[] hostIds) {
+        super(new MemorySegment[bootstrap.size()]);
+        this.slot = slot;
+        this.bootstrap = bootstrap;
+        this.params = params;
+        this.me = bootstrap.rank();
+        this.npes = bootstrap.size();
+        this.debug = params.get(Params.DEBUG);
+        announce();
+        long reserved = roundUp(params.get(Params.RESERVED_SIZE), PAGE);
+        long user = roundUp(params.get(Params.SYMMETRIC_SIZE), PAGE);
+        this.shm = ShmTransport.open(bootstrap, hostIds, params.get(Params.SHM_DIR), reserved + user);
+        MemorySegment[] peers = peersArray();
+        for (int pe = 0; pe < npes; pe++) {
+            peers[pe] = shm.mapping(pe);
+        }
+        int localPes = (int) Arrays.stream(hostIds).filter(hostIds[me]::equals).count();
+        boolean oversubscribed = localPes > Runtime.getRuntime().availableProcessors();
+        this.waitPolicy = new WaitPolicy(oversubscribed ? Math.min(100, params.get(Params.WAIT_SPINS)) : params.get(Params.WAIT_SPINS),
+                params.get(Params.WAIT_YIELDS), params.get(Params.WAIT_PARK_MAX_US) * 1000L, bootstrap::abortReason);
+        this.heap = new SymmetricHeap(peers[me], reserved, new SymmetricHeap.HeapSync() {
+            @Override
+            public void barrier() {
+                barrierAll();
+            }
+
+            @Override
+            public void agree(String call) {
+                agreeOnCollective(call);
+            }
+        });
+        long barrierSlots = heap.allocateReserved("the world barrier", DisseminationBarrier.bytesNeeded(npes));
+        this.barrier = new DisseminationBarrier(peers, me, barrierSlots, waitPolicy);
+        // Everyone's reserved words are zeroed before anyone may signal them.
+        bootstrap.barrier();
+    }
+
+    private static String[] hostIds(Bootstrap bootstrap) {
+        byte[][] all = bootstrap.allGather(bootstrap.hostId().getBytes(StandardCharsets.UTF_8));
+        String[] ids = new String[all.length];
+        for (int i = 0; i < all.length; i++) {
+            ids[i] = new String(all[i], StandardCharsets.UTF_8);
+        }
+        return ids;
+    }
+
+    private void announce() {
+        if (me != 0) {
+            return;
+        }
+        PrintStream out = System.out;
+        if (params.get(Params.VERSION)) {
+            out.println("shmem4j: OpenSHMEM " + MAJOR_VERSION + "." + MINOR_VERSION + " (" + VENDOR_STRING + "), "
+                    + npes + " PEs, Java " + Runtime.version());
+        }
+        if (params.get(Params.INFO)) {
+            out.print("shmem4j parameters (environment variables):\n" + params.infoText());
+        }
+        if (debug && !params.unknownVariables().isEmpty()) {
+            System.err.println("shmem4j: warning: unknown variables ignored: " + params.unknownVariables());
+        }
+        if (debug) {
+            System.err.println("shmem4j: debug: heap " + SizeParser.format(params.get(Params.SYMMETRIC_SIZE))
+                    + " per PE in " + params.get(Params.SHM_DIR));
+        }
+    }
+
+    private static long roundUp(long v, long unit) {
+        return (v + unit - 1) / unit * unit;
+    }
+
+    /** The routing array handed to {@link RmaContext}, filled once the transport is open. */
+    private MemorySegment[] peersArray() {
+        return peers();
+    }
+
+    synchronized void retain() {
+        checkOpen("shmem_init");
+        initCount++;
+    }
+
+    private void checkOpen(String routine) {
+        if (closed) {
+            throw new IllegalStateException(routine + ": the library is not initialized (shmem_finalize was called)");
+        }
+    }
+
+    @Override
+    protected SymmetricHeap heap(String routine) {
+        checkOpen(routine);
+        return heap;
+    }
+
+    @Override
+    protected MemorySegment localRegion() {
+        return heap.local();
+    }
+
+    // ------------------------------------------------------------------ set-up and query
+
+    @Override
+    public ThreadLevel queryThread() {
+        return ThreadLevel.MULTIPLE;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            checkOpen("shmem_finalize");
+            if (--initCount > 0) {
+                barrierAll();
+                return;
+            }
+        }
+        barrierAll();
+        closed = true;
+        heap.close();
+        synchronized (slot) {
+            slot.set(null);
+        }
+        shm.close();
+        bootstrap.finalized();
+    }
+
+    @Override
+    public int myPe() {
+        checkOpen("shmem_my_pe");
+        return me;
+    }
+
+    @Override
+    public int nPes() {
+        checkOpen("shmem_n_pes");
+        return npes;
+    }
+
+    @Override
+    public void globalExit(int status) {
+        System.out.flush();
+        System.err.flush();
+        bootstrap.globalExit(status);
+        throw new IllegalStateException("shmem_global_exit: the bootstrap returned"); // globalExit never returns
+    }
+
+    @Override
+    public boolean peAccessible(int pe) {
+        checkOpen("shmem_pe_accessible");
+        return mapped(pe);
+    }
+
+    @Override
+    public boolean addrAccessible(SymmetricObject object, int pe) {
+        checkOpen("shmem_addr_accessible");
+        return object.isLive() && object.allocation().heap() == heap && mapped(pe);
+    }
+
+    @Override
+    public MemorySegment ptr(SymmetricObject object, int pe) {
+        object.checkLive("shmem_ptr");
+        MemorySegment region = mapped(pe) ? peer(pe, "shmem_ptr") : null;
+        if (pe < 0 || pe >= npes) {
+            throw new IllegalArgumentException("shmem_ptr: PE " + pe + " is out of range [0, " + npes + ")");
+        }
+        return region == null ? null : region.asSlice(object.offset(), object.byteSize());
+    }
+
+    // ------------------------------------------------------------------ synchronization
+
+    @Override
+    public void barrierAll() {
+        checkOpen("shmem_barrier_all");
+        quiet();
+        barrier.await();
+    }
+
+    @Override
+    public void syncAll() {
+        checkOpen("shmem_sync_all");
+        barrier.await();
+    }
+
+    /**
+     * SHMEM_DEBUG: every PE publishes its description of the collective call and compares it with
+     * PE 0's, so a program whose PEs allocate in different orders fails at the diverging call
+     * instead of corrupting memory later.
+     */
+    private void agreeOnCollective(String call) {
+        if (!debug) {
+            return;
+        }
+        long n;
+        synchronized (this) {
+            n = ++collectiveCalls;
+        }
+        String mine = "#" + n + " " + call;
+        byte[][] all = bootstrap.allGather(mine.getBytes(StandardCharsets.UTF_8));
+        String reference = new String(all[0], StandardCharsets.UTF_8);
+        for (int pe = 1; pe < all.length; pe++) {
+            String theirs = new String(all[pe], StandardCharsets.UTF_8);
+            if (!theirs.equals(reference)) {
+                throw new ShmemException("SHMEM_DEBUG: PEs disagree on collective allocation call: PE 0 made "
+                        + reference + " but PE " + pe + " made " + theirs);
+            }
+        }
+    }
+
+    Thread initThread() {
+        return initThread;
+    }
+}

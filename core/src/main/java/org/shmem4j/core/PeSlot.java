@@ -1,0 +1,35 @@
+package org.shmem4j.core;
+
+import java.util.function.Supplier;
+import org.shmem4j.bootstrap.Bootstrap;
+
+/**
+ * Where a PE keeps its library instance between init calls: one per process for a launched PE,
+ * one per thread-PE in an in-process job. It makes init/finalize counting and re-initialisation
+ * after the last finalize work without any static state in the runtime itself.
+ */
+public final class PeSlot {
+    private final Supplier<Bootstrap> connect;
+    private Bootstrap bootstrap;
+    private PeRuntime current;
+
+    /** @param connect makes the bootstrap on the first init (a query must not connect to a launcher) */
+    public PeSlot(Supplier<Bootstrap> connect) {
+        this.connect = connect;
+    }
+
+    public synchronized Bootstrap bootstrap() {
+        if (bootstrap == null) {
+            bootstrap = connect.get();
+        }
+        return bootstrap;
+    }
+
+    synchronized PeRuntime current() {
+        return current;
+    }
+
+    synchronized void set(PeRuntime runtime) {
+        current = runtime;
+    }
+}

@@ -1,0 +1,58 @@
+package org.shmem4j.core;
+
+import java.util.Map;
+import org.shmem4j.Shmem;
+import org.shmem4j.ThreadLevel;
+import org.shmem4j.bootstrap.SingletonBootstrap;
+import org.shmem4j.bootstrap.launcher.LaunchEnv;
+import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
+
+/**
+ * Entry point behind {@code Shmem.init}: finds this PE's {@link PeSlot} (the in-process job's, if
+ * the calling thread runs as a PE of one, else the process's) and starts or re-uses its runtime.
+ */
+public final class Runtimes {
+    /** Bound by an in-process job around each PE's thread. */
+    public static final ScopedValue<PeSlot> IN_PROCESS_PE = ScopedValue.newInstance();
+
+    private Runtimes() {
+    }
+
+    /** The process is the PE: its slot is process-wide by nature, created on first use. */
+    private static final class ProcessPe {
+        static final PeSlot SLOT = new PeSlot(() -> processBootstrap(System.getenv()));
+
+        private static org.shmem4j.bootstrap.Bootstrap processBootstrap(Map<String, String> env) {
+            return env.containsKey(LaunchEnv.RENDEZVOUS)
+                    ? LauncherBootstrap.processInstance(env)
+                    : new SingletonBootstrap();
+        }
+    }
+
+    private static PeSlot slot() {
+        return IN_PROCESS_PE.isBound() ? IN_PROCESS_PE.get() : ProcessPe.SLOT;
+    }
+
+    /** shmem_init / shmem_init_thread. */
+    public static Shmem init(ThreadLevel requested) {
+        if (requested == null) {
+            throw new IllegalArgumentException("shmem_init_thread: requested thread level is null");
+        }
+        PeSlot slot = slot();
+        synchronized (slot) {
+            PeRuntime current = slot.current();
+            if (current != null) {
+                current.retain();
+                return current;
+            }
+            PeRuntime runtime = new PeRuntime(slot);
+            slot.set(runtime);
+            return runtime;
+        }
+    }
+
+    /** shmem_query_initialized. */
+    public static boolean queryInitialized() {
+        return slot().current() != null;
+    }
+}

@@ -1,0 +1,68 @@
+package org.shmem4j.core.sync;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * Barrier over all PEs by dissemination: in round r each PE signals PE {@code me + 2^r} and waits
+ * for PE {@code me - 2^r}, so ceil(log2 n) rounds of one remote store each. Every round has its own
+ * cache line in each PE's reserved region, written by exactly one peer, and carries the barrier's
+ * epoch number instead of a flag that would need resetting: a value at least the current epoch means
+ * "arrived", which stays true when a fast peer already signals the next barrier.
+ */
+public final class DisseminationBarrier {
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final long LINE = 64;
+
+    private final MemorySegment[] peers;
+    private final MemorySegment local;
+    private final int me;
+    private final long slots;
+    private final int rounds;
+    private final WaitPolicy waitPolicy;
+    private long epoch;
+
+    /**
+     * @param peers every PE's mapped region
+     * @param me this PE
+     * @param slotsOffset region offset of this barrier's {@link #bytesNeeded(int)} zeroed bytes, the same on every PE
+     */
+    public DisseminationBarrier(MemorySegment[] peers, int me, long slotsOffset, WaitPolicy waitPolicy) {
+        this.peers = peers;
+        this.local = peers[me];
+        this.me = me;
+        this.slots = slotsOffset;
+        this.rounds = roundsFor(peers.length);
+        this.waitPolicy = waitPolicy;
+    }
+
+    /** Reserved bytes a barrier over {@code n} PEs needs. */
+    public static long bytesNeeded(int n) {
+        return Math.max(1, roundsFor(n)) * LINE;
+    }
+
+    private static int roundsFor(int n) {
+        return n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
+    }
+
+    /**
+     * Waits until every PE has called; stores issued before the call are visible to every PE after
+     * it (each signal is a release store, each wait an acquire load). Calls from several threads of
+     * one PE are serialised, as the spec asks programs to order collectives.
+     */
+    public synchronized void await() {
+        long e = ++epoch;
+        int n = peers.length;
+        for (int r = 0, distance = 1; r < rounds; r++, distance <<= 1) {
+            long slot = slots + r * LINE;
+            LONG.setRelease(peers[(me + distance) % n], slot, e);
+            if ((long) LONG.getAcquire(local, slot) < e) {
+                WaitPolicy.Waiter w = waitPolicy.start();
+                while ((long) LONG.getAcquire(local, slot) < e) {
+                    w.pause();
+                }
+            }
+        }
+    }
+}
