@@ -1,0 +1,82 @@
+package org.shmem4j.bootstrap.launcher;
+
+import java.util.Map;
+import org.shmem4j.ShmemException;
+
+/**
+ * Names of the environment variables through which {@code oshrun} tells each PE process who it
+ * is and where the launcher's rendezvous service listens. The launcher sets them, the PE side
+ * ({@link LauncherBootstrap}) only reads them; nothing here is computed locally, so a launcher can
+ * later declare pseudo-hosts or remote hosts without the PE noticing.
+ */
+public final class LaunchEnv {
+    /** {@code host:port} of the launcher's rendezvous service. */
+    public static final String RENDEZVOUS = "SHMEM4J_RENDEZVOUS";
+    /** Random job secret, at least 128 bits, lower-case hex; a PE proves membership with it. */
+    public static final String JOB_SECRET = "SHMEM4J_JOB_SECRET";
+    /** Random job identity, {@code [A-Za-z0-9]}, embedded in shared-memory file names. */
+    public static final String JOB_ID = "SHMEM4J_JOB_ID";
+    /** This PE's rank, 0 to size - 1. */
+    public static final String RANK = "SHMEM4J_RANK";
+    /** Number of PEs in the job. */
+    public static final String SIZE = "SHMEM4J_SIZE";
+    /** Host identity: PEs with equal values can map each other's memory. */
+    public static final String HOST_ID = "SHMEM4J_HOST_ID";
+
+    /** Directory of the shared-memory files (default {@link #DEFAULT_SHM_DIR}). */
+    public static final String SHM_DIR = "SHMEM_SHM_DIR";
+    /** Default directory of the shared-memory files. */
+    public static final String DEFAULT_SHM_DIR = "/dev/shm";
+    /** Seconds within which every PE must reach the rendezvous (launcher side, default 60). */
+    public static final String BOOTSTRAP_TIMEOUT_S = "SHMEM_BOOTSTRAP_TIMEOUT_S";
+
+    private LaunchEnv() {}
+
+    /**
+     * Prefix of every shared-memory file name of the job {@code jobId}; the launcher deletes
+     * whatever still carries it when the job ends.
+     */
+    public static String shmFilePrefix(String jobId) {
+        return "shmem4j-" + jobId + "-";
+    }
+
+    /** True for a non-empty string of {@code [A-Za-z0-9]} of at most 64 characters. */
+    public static boolean isValidJobId(String id) {
+        if (id == null || id.isEmpty() || id.length() > 64) {
+            return false;
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value of {@code name}, or a {@link ShmemException} naming the variable. */
+    static String require(Map<String, String> env, String name) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            throw new ShmemException("shmem4j: environment variable " + name
+                    + " is not set; start the program with oshrun (or without any SHMEM4J_* variables)");
+        }
+        return v.strip();
+    }
+
+    /** The integer value of {@code name} within [min, max], or a {@link ShmemException}. */
+    static int requireInt(Map<String, String> env, String name, int min, int max) {
+        String v = require(env, name);
+        try {
+            int i = Integer.parseInt(v);
+            if (i < min || i > max) {
+                throw new ShmemException("shmem4j: environment variable " + name + "=" + v
+                        + " is out of range [" + min + ", " + max + "]");
+            }
+            return i;
+        } catch (NumberFormatException e) {
+            throw new ShmemException("shmem4j: environment variable " + name + "=" + v
+                    + " is not an integer", e);
+        }
+    }
+}

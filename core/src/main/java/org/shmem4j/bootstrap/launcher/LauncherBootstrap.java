@@ -1,0 +1,282 @@
+package org.shmem4j.bootstrap.launcher;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.shmem4j.ShmemException;
+import org.shmem4j.bootstrap.Bootstrap;
+
+/**
+ * The bootstrap of a PE started by {@code oshrun}: identity comes from the {@link LaunchEnv}
+ * variables, all-gathers and job-level events go over one TCP connection to the launcher's
+ * rendezvous service (framing in {@link Wire}).
+ *
+ * <p><b>One connection per process.</b> OpenSHMEM allows {@code init}, {@code finalize} and
+ * {@code init} again in one program, and the launcher knows each PE by exactly one connection. So
+ * the connection is opened once ({@link #processInstance}) and lives as long as the process;
+ * {@link #close()} deliberately keeps it. {@link #finalized()} tells the launcher that an exit is
+ * now normal; a later {@link #allGather} makes the PE active again.
+ *
+ * <p><b>Teardown.</b> A daemon thread reads the launcher's frames. On ABORT (another PE failed or
+ * called global exit) the reason becomes visible through {@link #abortReason()}, a pending
+ * all-gather fails, the reason is printed and the process halts with status 1 after a short grace:
+ * this PE cannot continue without its peers. If the launcher itself disappears the process halts
+ * as well, so no PE outlives its job.
+ */
+public final class LauncherBootstrap implements Bootstrap {
+    /** Time an aborted PE gets to report before it halts itself. */
+    private static final long ABORT_GRACE_MS = 200;
+    private static final int CONNECT_TIMEOUT_MS = 10_000;
+
+    // The single justified piece of static state: the process is the PE, and the launcher knows
+    // it by one connection, which must survive finalize/init cycles.
+    private static LauncherBootstrap processInstance;
+
+    private final int rank;
+    private final int size;
+    private final String jobId;
+    private final String hostId;
+    private final String rendezvous;
+    private final Socket socket;
+    private final DataOutputStream out;
+    private final Object gatherLock = new Object();
+    private long nextSeq; // guarded by gatherLock
+    private volatile CompletableFuture<byte[][]> pending; // the all-gather awaiting its result
+    private volatile String abortReason;
+
+    private LauncherBootstrap(int rank, int size, String jobId, String hostId, String rendezvous, Socket socket)
+            throws IOException {
+        this.rank = rank;
+        this.size = size;
+        this.jobId = jobId;
+        this.hostId = hostId;
+        this.rendezvous = rendezvous;
+        this.socket = socket;
+        this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+    }
+
+    /**
+     * The process-wide connection to the launcher, opened on the first call from {@code env}
+     * (normally {@link System#getenv()}); later calls return the same instance and ignore
+     * {@code env}.
+     *
+     * @throws ShmemException if a variable is missing or invalid, or the launcher is unreachable
+     */
+    public static synchronized LauncherBootstrap processInstance(Map<String, String> env) {
+        if (processInstance == null) {
+            processInstance = connect(env);
+        }
+        return processInstance;
+    }
+
+    /**
+     * Opens a new connection to the launcher described by {@code env}. A process should hold only
+     * one (the launcher rejects a second HELLO for the same rank); use {@link #processInstance}.
+     *
+     * @throws ShmemException naming the variable at fault, or the unreachable rendezvous
+     */
+    public static LauncherBootstrap connect(Map<String, String> env) {
+        String rendezvous = LaunchEnv.require(env, LaunchEnv.RENDEZVOUS);
+        String secret = LaunchEnv.require(env, LaunchEnv.JOB_SECRET);
+        String jobId = LaunchEnv.require(env, LaunchEnv.JOB_ID);
+        if (!LaunchEnv.isValidJobId(jobId)) {
+            throw new ShmemException("shmem4j: environment variable " + LaunchEnv.JOB_ID + "=" + jobId
+                    + " is not 1 to 64 characters of [A-Za-z0-9]");
+        }
+        int size = LaunchEnv.requireInt(env, LaunchEnv.SIZE, 1, Integer.MAX_VALUE);
+        int rank = LaunchEnv.requireInt(env, LaunchEnv.RANK, 0, size - 1);
+        String hostId = LaunchEnv.require(env, LaunchEnv.HOST_ID);
+        int colon = rendezvous.lastIndexOf(':');
+        int port;
+        try {
+            port = colon > 0 ? Integer.parseInt(rendezvous.substring(colon + 1)) : -1;
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port <= 0 || port > 65535) {
+            throw new ShmemException("shmem4j: environment variable " + LaunchEnv.RENDEZVOUS + "=" + rendezvous
+                    + " is not host:port");
+        }
+        String host = rendezvous.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        Socket socket = new Socket();
+        try {
+            socket.setTcpNoDelay(true); // frames are small and latency-bound
+            socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
+            var b = new LauncherBootstrap(rank, size, jobId, hostId, rendezvous, socket);
+            b.send(new Wire.Hello(secret, rank, ProcessHandle.current().pid()));
+            var in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+            Thread.ofPlatform().daemon().name("shmem4j-launcher-reader").stackSize(256 << 10)
+                    .start(() -> b.readLoop(in));
+            return b;
+        } catch (IOException e) {
+            try {
+                socket.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new ShmemException("shmem4j: cannot reach the launcher's rendezvous at " + rendezvous
+                    + " (" + LaunchEnv.RENDEZVOUS + "): " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public String jobId() {
+        return jobId;
+    }
+
+    @Override
+    public String hostId() {
+        return hostId;
+    }
+
+    @Override
+    public byte[][] allGather(byte[] mine) {
+        synchronized (gatherLock) { // calls are matched in order, so one at a time
+            failIfAborted();
+            long seq = nextSeq++;
+            var result = new CompletableFuture<byte[][]>();
+            pending = result;
+            try {
+                send(new Wire.AllGather(seq, mine.clone()));
+                failIfAborted(); // an abort that raced with publishing `pending`
+                byte[][] blobs = result.get(); // blocks; the reader thread completes it
+                if (blobs.length != size) {
+                    throw new ShmemException("shmem4j: the launcher returned " + blobs.length
+                            + " all-gather blobs for a job of " + size + " PEs");
+                }
+                return blobs;
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof ShmemException se ? se
+                        : new ShmemException("shmem4j: all-gather " + seq + " failed: " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ShmemException("shmem4j: interrupted in the bootstrap all-gather " + seq, e);
+            } finally {
+                pending = null;
+            }
+        }
+    }
+
+    @Override
+    public void finalized() {
+        send(new Wire.Finalized());
+    }
+
+    @Override
+    public void globalExit(int status) {
+        try {
+            send(new Wire.GlobalExit(status));
+        } catch (ShmemException e) {
+            System.err.println(e.getMessage()); // exit anyway: that is what the caller asked for
+        }
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
+    }
+
+    @Override
+    public String abortReason() {
+        return abortReason;
+    }
+
+    /**
+     * Does nothing: the connection belongs to the process, not to one initialisation (see the class
+     * comment); it closes when the process ends.
+     */
+    @Override
+    public void close() {}
+
+    @Override
+    public String toString() {
+        return "LauncherBootstrap[rank " + rank + " of " + size + ", job " + jobId + ", host " + hostId
+                + ", rendezvous " + rendezvous + "]";
+    }
+
+    private void failIfAborted() {
+        String reason = abortReason;
+        if (reason != null) {
+            throw new ShmemException("shmem4j: the job is being torn down: " + reason);
+        }
+    }
+
+    private void send(Wire.Message m) {
+        try {
+            synchronized (out) {
+                Wire.write(out, m);
+            }
+        } catch (IOException e) {
+            throw new ShmemException("shmem4j: PE " + rank + " lost its connection to the launcher (oshrun) at "
+                    + rendezvous + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void readLoop(DataInputStream in) {
+        String lost;
+        try {
+            while (true) {
+                Wire.Message m = Wire.read(in);
+                switch (m) {
+                    case null -> throw new java.io.EOFException("connection closed");
+                    case Wire.AllGatherResult r -> {
+                        var p = pending;
+                        if (p != null) {
+                            p.complete(r.blobs());
+                        }
+                    }
+                    case Wire.Abort a -> {
+                        abort(a.reason());
+                        return;
+                    }
+                    default -> throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from the launcher");
+                }
+            }
+        } catch (IOException e) {
+            lost = e.getMessage();
+        }
+        if (abortReason != null) {
+            Runtime.getRuntime().halt(1); // already being torn down; stay quiet
+        }
+        System.err.println("shmem4j: PE " + rank + " lost the launcher (oshrun) at " + rendezvous + " (" + lost
+                + "), exiting");
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
+    }
+
+    private void abort(String reason) {
+        abortReason = reason;
+        var p = pending;
+        if (p != null) {
+            p.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason));
+        }
+        System.err.println("shmem4j: PE " + rank + ": " + reason);
+        System.err.flush();
+        try {
+            Thread.sleep(ABORT_GRACE_MS); // lets the runtime notice abortReason and report
+        } catch (InterruptedException ignored) {
+            // halting anyway
+        }
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
+    }
+}

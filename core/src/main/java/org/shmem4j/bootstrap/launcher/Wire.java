@@ -1,0 +1,222 @@
+package org.shmem4j.bootstrap.launcher;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The framing spoken between {@code oshrun} and its PEs over one TCP connection per PE.
+ *
+ * <pre>
+ * frame   := length:u32 type:u8 body        (length counts type and body, 1..MAX_FRAME_BYTES)
+ * string  := n:i32 utf8[n]
+ * bytes   := n:i32 byte[n]
+ * HELLO            1  magic:i32 version:u16 secret:string rank:i32 pid:i64    PE -> launcher
+ * ALLGATHER        2  seq:i64 blob:bytes                                      PE -> launcher
+ * ALLGATHER_RESULT 3  seq:i64 count:i32 bytes[count]   (indexed by rank)      launcher -> PE
+ * FINALIZED        4  (empty)                                                 PE -> launcher
+ * GLOBAL_EXIT      5  status:i32                                              PE -> launcher
+ * ABORT            6  reason:string     (the job is being torn down)          launcher -> PE
+ * </pre>
+ *
+ * All integers are big-endian ({@link DataOutputStream}). A PE's all-gather sequence numbers
+ * start at 0 and grow by one per call for the life of its process (across re-initialisation).
+ * Writers must serialise their {@link #write} calls on a stream; {@link #read} is meant for one
+ * reader thread per stream.
+ */
+public final class Wire {
+    /** Largest frame either side accepts: bounds memory when a stream is corrupt or foreign. */
+    public static final int MAX_FRAME_BYTES = 64 << 20;
+    /** First field of HELLO, "SHJ4": rejects strangers that happen to connect. */
+    public static final int MAGIC = 0x53484A34;
+    /** Protocol version carried in HELLO. */
+    public static final int VERSION = 1;
+
+    static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6;
+
+    private Wire() {}
+
+    /** A decoded frame. */
+    public sealed interface Message {}
+
+    /** First frame of every PE connection. */
+    public record Hello(int magic, int version, String secret, int rank, long pid) implements Message {
+        /** A HELLO of the current protocol version. */
+        public Hello(String secret, int rank, long pid) {
+            this(MAGIC, VERSION, secret, rank, pid);
+        }
+
+        @Override
+        public String toString() { // keeps the secret out of logs
+            return "Hello[rank=" + rank + ", pid=" + pid + ", version=" + version + "]";
+        }
+    }
+
+    /** One PE's contribution to the all-gather number {@code seq}. */
+    public record AllGather(long seq, byte[] blob) implements Message {}
+
+    /** Every PE's contribution to all-gather {@code seq}, indexed by rank. */
+    public record AllGatherResult(long seq, byte[][] blobs) implements Message {}
+
+    /** The PE finalized; its exit from now on counts as normal. */
+    public record Finalized() implements Message {}
+
+    /** The PE called {@code shmem_global_exit(status)}. */
+    public record GlobalExit(int status) implements Message {}
+
+    /** The launcher is tearing the job down for {@code reason}. */
+    public record Abort(String reason) implements Message {}
+
+    /** Thrown for frames that violate this protocol. */
+    public static final class ProtocolException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        public ProtocolException(String message) {
+            super(message);
+        }
+    }
+
+    /** Writes {@code m} as one frame and flushes. */
+    public static void write(DataOutputStream out, Message m) throws IOException {
+        byte[] frame = encode(m);
+        out.write(frame);
+        out.flush();
+    }
+
+    /** The complete frame (length prefix included) for {@code m}. */
+    public static byte[] encode(Message m) throws ProtocolException {
+        var buf = new ByteArrayOutputStream(64);
+        var d = new DataOutputStream(buf);
+        try {
+            d.writeInt(0); // length, patched below
+            switch (m) {
+                case Hello h -> {
+                    d.writeByte(HELLO);
+                    d.writeInt(h.magic());
+                    d.writeShort(h.version());
+                    writeString(d, h.secret());
+                    d.writeInt(h.rank());
+                    d.writeLong(h.pid());
+                }
+                case AllGather g -> {
+                    d.writeByte(ALLGATHER);
+                    d.writeLong(g.seq());
+                    writeBytes(d, g.blob());
+                }
+                case AllGatherResult r -> {
+                    d.writeByte(ALLGATHER_RESULT);
+                    d.writeLong(r.seq());
+                    d.writeInt(r.blobs().length);
+                    for (byte[] b : r.blobs()) {
+                        writeBytes(d, b);
+                    }
+                }
+                case Finalized f -> d.writeByte(FINALIZED);
+                case GlobalExit g -> {
+                    d.writeByte(GLOBAL_EXIT);
+                    d.writeInt(g.status());
+                }
+                case Abort a -> {
+                    d.writeByte(ABORT);
+                    writeString(d, a.reason());
+                }
+            }
+        } catch (IOException e) {
+            throw new AssertionError("in-memory stream", e);
+        }
+        byte[] frame = buf.toByteArray();
+        int length = frame.length - 4;
+        if (length > MAX_FRAME_BYTES) {
+            throw new ProtocolException("shmem4j wire: a " + m.getClass().getSimpleName() + " frame of "
+                    + length + " bytes exceeds the limit of " + MAX_FRAME_BYTES + " bytes");
+        }
+        frame[0] = (byte) (length >>> 24);
+        frame[1] = (byte) (length >>> 16);
+        frame[2] = (byte) (length >>> 8);
+        frame[3] = (byte) length;
+        return frame;
+    }
+
+    /**
+     * Reads one frame; returns null at a clean end of stream (between frames). A stream that ends
+     * inside a frame throws {@link EOFException}; an invalid frame {@link ProtocolException}.
+     */
+    public static Message read(DataInputStream in) throws IOException {
+        int b0 = in.read();
+        if (b0 < 0) {
+            return null;
+        }
+        int length = (b0 << 24) | (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) | in.readUnsignedByte();
+        if (length <= 0 || length > MAX_FRAME_BYTES) {
+            throw new ProtocolException("shmem4j wire: frame length " + Integer.toUnsignedString(length)
+                    + " is outside 1.." + MAX_FRAME_BYTES + " (corrupt stream, or the peer is not shmem4j)");
+        }
+        byte[] body = new byte[length];
+        in.readFully(body);
+        return decode(body);
+    }
+
+    /** Decodes a frame body (type byte first, no length prefix). */
+    static Message decode(byte[] body) throws ProtocolException {
+        var d = new DataInputStream(new ByteArrayInputStream(body));
+        try {
+            Message m = switch (d.readByte()) {
+                case HELLO -> new Hello(d.readInt(), d.readUnsignedShort(), readString(d, body.length), d.readInt(), d.readLong());
+                case ALLGATHER -> new AllGather(d.readLong(), readBytes(d, body.length));
+                case ALLGATHER_RESULT -> {
+                    long seq = d.readLong();
+                    int n = d.readInt();
+                    // Each blob needs at least its 4-byte length, so n is bounded by the frame.
+                    if (n < 0 || n > body.length / 4) {
+                        throw new ProtocolException("shmem4j wire: ALLGATHER_RESULT claims " + n + " blobs in a frame of " + body.length + " bytes");
+                    }
+                    byte[][] blobs = new byte[n][];
+                    for (int i = 0; i < n; i++) {
+                        blobs[i] = readBytes(d, body.length);
+                    }
+                    yield new AllGatherResult(seq, blobs);
+                }
+                case FINALIZED -> new Finalized();
+                case GLOBAL_EXIT -> new GlobalExit(d.readInt());
+                case ABORT -> new Abort(readString(d, body.length));
+                default -> throw new ProtocolException("shmem4j wire: unknown frame type " + body[0]);
+            };
+            if (d.available() != 0) {
+                throw new ProtocolException("shmem4j wire: " + d.available() + " stray bytes after a "
+                        + m.getClass().getSimpleName() + " frame");
+            }
+            return m;
+        } catch (ProtocolException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new ProtocolException("shmem4j wire: truncated frame of type " + body[0] + " (" + body.length + " bytes)");
+        }
+    }
+
+    private static void writeString(DataOutputStream d, String s) throws IOException {
+        writeBytes(d, s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void writeBytes(DataOutputStream d, byte[] b) throws IOException {
+        d.writeInt(b.length);
+        d.write(b);
+    }
+
+    private static String readString(DataInputStream d, int frameLength) throws IOException {
+        return new String(readBytes(d, frameLength), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] readBytes(DataInputStream d, int frameLength) throws IOException {
+        int n = d.readInt();
+        if (n < 0 || n > frameLength) {
+            throw new ProtocolException("shmem4j wire: field length " + n + " does not fit a frame of " + frameLength + " bytes");
+        }
+        byte[] b = new byte[n];
+        d.readFully(b);
+        return b;
+    }
+}
