@@ -59,7 +59,7 @@ final class PeRuntime extends ShmemBase {
         long reserved = roundUp(params.get(Params.RESERVED_SIZE), PAGE);
         long user = roundUp(params.get(Params.SYMMETRIC_SIZE), PAGE);
         this.shm = ShmTransport.open(bootstrap, hostIds, params.get(Params.SHM_DIR), reserved + user);
-        MemorySegment[] peers = peersArray();
+        MemorySegment[] peers = routing();
         for (int pe = 0; pe < npes; pe++) {
             peers[pe] = shm.mapping(pe);
         }
@@ -118,11 +118,6 @@ final class PeRuntime extends ShmemBase {
         return (v + unit - 1) / unit * unit;
     }
 
-    /** The routing array handed to {@link RmaContext}, filled once the transport is open. */
-    private MemorySegment[] peersArray() {
-        return peers();
-    }
-
     synchronized void retain() {
         checkOpen("shmem_init");
         initCount++;
@@ -171,6 +166,16 @@ final class PeRuntime extends ShmemBase {
         bootstrap.finalized();
     }
 
+    /** Local teardown without the collective barrier: the PE is gone (failed or returned early). */
+    void abandon() {
+        closed = true;
+        heap.close();
+        synchronized (slot) {
+            slot.set(null);
+        }
+        shm.close();
+    }
+
     @Override
     public int myPe() {
         checkOpen("shmem_my_pe");
@@ -206,11 +211,10 @@ final class PeRuntime extends ShmemBase {
     @Override
     public MemorySegment ptr(SymmetricObject object, int pe) {
         object.checkLive("shmem_ptr");
-        MemorySegment region = mapped(pe) ? peer(pe, "shmem_ptr") : null;
         if (pe < 0 || pe >= npes) {
             throw new IllegalArgumentException("shmem_ptr: PE " + pe + " is out of range [0, " + npes + ")");
         }
-        return region == null ? null : region.asSlice(object.offset(), object.byteSize());
+        return mapped(pe) ? peer(pe, "shmem_ptr").asSlice(object.offset(), object.byteSize()) : null;
     }
 
     // ------------------------------------------------------------------ synchronization

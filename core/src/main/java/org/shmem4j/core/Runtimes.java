@@ -51,6 +51,22 @@ public final class Runtimes {
         }
     }
 
+    /** True while the PE of {@code slot} has an initialized library. */
+    public static boolean initializedIn(PeSlot slot) {
+        return slot.current() != null;
+    }
+
+    /**
+     * Releases the resources of a PE that ended (returned or failed) without finalizing, so an
+     * in-process job leaves no mappings behind.
+     */
+    public static void abandon(PeSlot slot) {
+        PeRuntime runtime = slot.current();
+        if (runtime != null) {
+            runtime.abandon();
+        }
+    }
+
     /** shmem_query_initialized. */
     public static boolean queryInitialized() {
         return slot().current() != null;

@@ -1,0 +1,120 @@
+package org.shmem4j.inprocess;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.shmem4j.ShmemGlobalExit;
+import org.shmem4j.bootstrap.InProcessHub;
+import org.shmem4j.core.PeSlot;
+import org.shmem4j.core.Runtimes;
+
+/**
+ * Runs an OpenSHMEM program with its PEs as threads of this JVM: each thread calls the same
+ * program body, and {@code Shmem.init()} inside it returns that thread's PE. The PEs share memory
+ * exactly as separate processes do (each maps the others' heap files), so this is the real data
+ * path with a faster start; tests use it, and so can programs that want PEs without a launcher.
+ *
+ * <p>A PE that throws ends the job: the others' waits fail with the reason, instead of hanging.
+ */
+public final class InProcessJob {
+    /** A PE's program; it calls {@code Shmem.init()} like a {@code main} would. */
+    @FunctionalInterface
+    public interface Program {
+        void run() throws Exception;
+    }
+
+    /** How a job ended: the exit status (as {@code oshrun} would report it) and every PE's failure. */
+    public record Result(int status, List<Throwable> failures, boolean timedOut) {
+        /** Throws an {@link AssertionError} carrying every failure unless the job ended with status 0. */
+        public Result orThrow() {
+            if (status != 0 || timedOut) {
+                AssertionError e = new AssertionError("in-process job failed with status " + status
+                        + (timedOut ? " (timed out)" : "") + ": " + failures.stream().map(Throwable::toString).toList());
+                failures.forEach(e::addSuppressed);
+                throw e;
+            }
+            return this;
+        }
+    }
+
+    private InProcessJob() {
+    }
+
+    /** Runs {@code program} on {@code npes} PEs with the given environment and a time bound. */
+    public static Result run(int npes, Map<String, String> environment, Duration timeout, Program program) {
+        InProcessHub hub = new InProcessHub(npes, environment);
+        Throwable[] failure = new Throwable[npes];
+        Thread[] threads = new Thread[npes];
+        for (int pe = 0; pe < npes; pe++) {
+            int rank = pe;
+            PeSlot slot = new PeSlot(() -> hub.bootstrap(rank));
+            threads[pe] = Thread.ofPlatform().name("pe-" + rank).unstarted(() -> {
+                try {
+                    ScopedValue.where(Runtimes.IN_PROCESS_PE, slot).call(() -> {
+                        program.run();
+                        return null;
+                    });
+                    if (Runtimes.initializedIn(slot)) {
+                        throw new IllegalStateException("PE " + rank + " returned without calling shmem_finalize (close)");
+                    }
+                } catch (ShmemGlobalExit e) {
+                    // the status travels through the hub
+                } catch (Throwable t) {
+                    failure[rank] = t;
+                    hub.abort("PE " + rank + " failed: " + t);
+                } finally {
+                    Runtimes.abandon(slot);
+                }
+            });
+        }
+        Arrays.stream(threads).forEach(Thread::start);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean timedOut = false;
+        for (Thread t : threads) {
+            try {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !t.join(Duration.ofNanos(Math.max(left, 1)))) {
+                    timedOut = true;
+                    break;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                timedOut = true;
+                break;
+            }
+        }
+        List<Throwable> failures = new ArrayList<>();
+        if (timedOut) {
+            StringBuilder stuck = new StringBuilder("in-process job of " + npes + " PEs timed out after " + timeout);
+            for (Thread t : threads) {
+                if (t.isAlive()) {
+                    stuck.append("\n  ").append(t.getName()).append(" is still running at:");
+                    for (StackTraceElement frame : t.getStackTrace()) {
+                        stuck.append("\n    at ").append(frame);
+                    }
+                }
+            }
+            hub.abort("the job timed out");
+            Arrays.stream(threads).forEach(Thread::interrupt);
+            failures.add(new AssertionError(stuck.toString()));
+            for (Thread t : threads) {
+                try {
+                    t.join(Duration.ofSeconds(5));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        Arrays.stream(failure).filter(f -> f != null).forEach(failures::add);
+        Integer exit = hub.exitStatus();
+        int status = exit != null ? exit : failures.isEmpty() ? 0 : 1;
+        return new Result(status, List.copyOf(failures), timedOut);
+    }
+
+    /** {@link #run} with the process environment and a 60 s bound, throwing unless every PE succeeded. */
+    public static void runOrThrow(int npes, Program program) {
+        run(npes, System.getenv(), Duration.ofSeconds(60), program).orThrow();
+    }
+}
