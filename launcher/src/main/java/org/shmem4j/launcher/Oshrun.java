@@ -39,6 +39,7 @@ public final class Oshrun {
     /** Default of {@code SHMEM_BOOTSTRAP_TIMEOUT_S}. */
     public static final long DEFAULT_BOOTSTRAP_TIMEOUT_S = 60;
 
+    private static final String EXIT_WAIT_FLAG = "-XX:UserThreadWaitAttemptsAtExit=";
     private static final String ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     /** After the job ended: how long PEs get to disappear, and their output to drain. */
     private static final long EXIT_WAIT_MS = 2500, DRAIN_WAIT_MS = 500;
@@ -184,6 +185,12 @@ public final class Oshrun {
     static List<String> peCommand(LaunchOptions opts) {
         var cmd = new ArrayList<String>();
         cmd.add(javaExecutable());
+        // A PE always has a thread blocked in a native socket read (the launcher connection), and
+        // by default HotSpot waits up to 300 ms at exit for such threads; nothing needs that wait.
+        // Left out when the user sets the flag.
+        if (opts.jvmOptions().stream().noneMatch(o -> o.startsWith(EXIT_WAIT_FLAG))) {
+            cmd.add(EXIT_WAIT_FLAG + "0");
+        }
         cmd.addAll(opts.jvmOptions());
         var cp = new ArrayList<>(opts.classpath());
         String core = corePath();
