@@ -268,8 +268,7 @@ final class Job {
         if (!ending) {
             boolean normal = pe.state == State.FINALIZED || (pe.state == State.NOT_CONNECTED && status == 0);
             if (!normal) {
-                String what = pe.state == State.NOT_CONNECTED && status != 0 ? "" : " before finalizing";
-                String msg = "oshrun: " + pe.who() + " " + describeExit(status) + what + "; ending the job";
+                String msg = "oshrun: " + pe.who() + " " + describeExit(status) + " before finalizing; ending the job";
                 end(status == 0 ? 1 : status, msg, -1);
                 return;
             }

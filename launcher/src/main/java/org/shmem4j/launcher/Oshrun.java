@@ -1,8 +1,6 @@
 package org.shmem4j.launcher;
 
 import java.io.File;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -108,8 +106,9 @@ public final class Oshrun {
         try (var rendezvous = new Rendezvous(secret, job, log)) {
             rendezvous.start();
             List<String> baseCommand = peCommand(opts);
-            var stdout = new FileOutputStream(FileDescriptor.out);
-            var stderr = new FileOutputStream(FileDescriptor.err);
+            // Forwarded lines go through the launcher's own PrintStreams: each forwarded chunk of
+            // whole lines is one write, atomic with respect to oshrun's own messages.
+            PrintStream stdout = System.out, stderr = log;
             var forwarders = new ArrayList<Thread>(2 * opts.pes());
             for (int rank = 0; rank < opts.pes(); rank++) {
                 var env = Map.of(

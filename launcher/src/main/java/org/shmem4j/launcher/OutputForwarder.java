@@ -17,7 +17,7 @@ final class OutputForwarder implements Runnable {
     private static final int MAX_LINE = 64 << 10;
 
     private final InputStream in;
-    private final OutputStream sink; // shared by all forwarders of one kind; also their lock
+    private final OutputStream sink; // shared by all forwarders of one kind (a PrintStream)
     private final byte[] prefix;
 
     OutputForwarder(InputStream in, OutputStream sink, int rank, String kind, boolean tag) {
@@ -78,13 +78,11 @@ final class OutputForwarder implements Runnable {
         if (out.size() == 0) {
             return;
         }
-        synchronized (sink) {
-            try {
-                out.writeTo(sink);
-                sink.flush();
-            } catch (IOException e) {
-                // The launcher's own output is gone (closed pipe); keep draining the PE.
-            }
+        try {
+            out.writeTo(sink); // one write call: the sink's lock keeps it whole
+            sink.flush();
+        } catch (IOException e) {
+            // The launcher's own output is gone (closed pipe); keep draining the PE.
         }
         out.reset();
     }

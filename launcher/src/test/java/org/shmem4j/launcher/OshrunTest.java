@@ -159,6 +159,20 @@ class OshrunTest {
     }
 
     @Test
+    void concurrentOutputIsForwardedInWholeLines() throws Exception {
+        Run r = run(List.of("--tag-output", "-n", "4", "-cp", PE_CP, TestPe.class.getName(), "spam"));
+        assertEquals(0, r.status(), r.err());
+        int spam = 0;
+        for (String line : r.out().split("\n")) {
+            if (line.contains("spam")) {
+                assertTrue(line.matches("\\[1,(\\d)\\]<stdout>: spam \\1 \\d+ x{300}"), "mangled line: " + line);
+                spam++;
+            }
+        }
+        assertEquals(4 * 400, spam);
+    }
+
+    @Test
     void reinitialisationKeepsTheConnection() throws Exception {
         Run r = run(job(3, "reinit"));
         assertEquals(0, r.status(), r.err());

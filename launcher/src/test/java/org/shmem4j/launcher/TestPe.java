@@ -39,6 +39,13 @@ public final class TestPe {
                 + gathered + extra);
         System.err.println("err line from " + b.rank());
         switch (mode) {
+            case "spam" -> { // many long lines at once from every PE: forwarding must keep them whole
+                String tail = "x".repeat(300);
+                for (int i = 0; i < 400; i++) {
+                    System.out.println("spam " + b.rank() + " " + i + " " + tail);
+                }
+                b.finalized();
+            }
             case "hello" -> {
                 b.finalized();
                 b.close();
