@@ -240,6 +240,26 @@ class OshrunTest {
     }
 
     @Test
+    void pesDieWhenTheLauncherIsKilled() throws Exception {
+        Process p = startStreaming(job(2, "sleep"), Files.createTempFile(tmp, "err", ".txt"));
+        var reader = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        var pids = new ArrayList<Long>();
+        while (pids.size() < 2) {
+            String line = reader.readLine();
+            assertNotNull(line, "oshrun ended early");
+            Matcher m = PE_LINE.matcher(line);
+            if (m.find()) {
+                pids.add(Long.parseLong(m.group(3)));
+            }
+        }
+        p.destroyForcibly(); // SIGKILL: no shutdown hook; the PEs must notice the lost connection
+        p.waitFor();
+        for (long pid : pids) {
+            assertGone(pid);
+        }
+    }
+
+    @Test
     void globalExitEndsTheJobWithItsStatus() throws Exception {
         Run r = run(job(3, "global7", "2"));
         assertEquals(7, r.status(), r.err());
