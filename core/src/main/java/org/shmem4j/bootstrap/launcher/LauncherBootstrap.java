@@ -256,7 +256,7 @@ public final class LauncherBootstrap implements Bootstrap {
         if (abortReason != null) {
             Runtime.getRuntime().halt(1); // already being torn down; stay quiet
         }
-        System.err.println("shmem4j: PE " + rank + " lost the launcher (oshrun) at " + rendezvous + " (" + lost
+        System.err.println("shmem4j: lost the launcher (oshrun) at " + rendezvous + " (PE " + rank + ": " + lost
                 + "), exiting");
         System.err.flush();
         Runtime.getRuntime().halt(1);

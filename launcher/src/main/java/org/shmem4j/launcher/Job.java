@@ -1,0 +1,478 @@
+package org.shmem4j.launcher;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.shmem4j.bootstrap.launcher.LaunchEnv;
+import org.shmem4j.bootstrap.launcher.Wire;
+
+/**
+ * The launcher's view of one job: per-PE state, the all-gather exchange, and the containment
+ * policy that decides when the job ends and with which status. Events arrive from the rendezvous
+ * connection threads, process-exit callbacks and timers; every decision is made under the job's
+ * monitor, while network sends and kills happen outside it.
+ */
+final class Job {
+    /** Delay between ABORT and SIGTERM, so that PEs can print why they are ending. */
+    static final long ABORT_TO_TERM_MS = 100;
+    /** Delay between SIGTERM and SIGKILL. */
+    static final long TERM_TO_KILL_MS = 300;
+    /** How long a PE that called global exit gets to finish its own exit. */
+    static final long GLOBAL_EXIT_GRACE_MS = 1500;
+    /** How long a dead PE's connection may stay open (or an open PE its dropped connection). */
+    private static final long LINGER_MS = 500;
+
+    enum State { NOT_CONNECTED, ACTIVE, FINALIZED }
+
+    /** One PE as the launcher tracks it. */
+    private static final class Pe {
+        final int rank;
+        Process process;
+        State state = State.NOT_CONNECTED;
+        boolean everConnected;
+        Rendezvous.Connection conn; // null before HELLO and after the connection ended
+        long nextSeq;
+        Integer exitStatus; // null while running
+        boolean exitJudged;
+
+        Pe(int rank) {
+            this.rank = rank;
+        }
+
+        long pid() {
+            return process == null ? -1 : process.pid();
+        }
+
+        String who() {
+            return "PE " + rank + " (pid " + pid() + ")";
+        }
+    }
+
+    private final int n;
+    private final String jobId;
+    private final Path shmDir;
+    private final PrintStream log;
+    private final ScheduledExecutorService timer;
+    private final Pe[] pes;
+    private final CompletableFuture<Integer> outcome = new CompletableFuture<>();
+
+    // Guarded by this.
+    private boolean ending;
+    private int connectedEver;
+    private int badExitAfterFinalize; // first non-zero status of a PE that had finalized
+    private boolean bootstrapTimerPending;
+    private long gatherSeq = -1;
+    private byte[][] gatherBlobs;
+    private int gatherCount;
+    private boolean shmCleaned;
+
+    Job(int n, String jobId, Path shmDir, PrintStream log, ScheduledExecutorService timer) {
+        this.n = n;
+        this.jobId = jobId;
+        this.shmDir = shmDir;
+        this.log = log;
+        this.timer = timer;
+        this.pes = new Pe[n];
+        for (int i = 0; i < n; i++) {
+            pes[i] = new Pe(i);
+        }
+    }
+
+    int size() {
+        return n;
+    }
+
+    /** Completes with the launcher's exit status once the job has ended (normally or not). */
+    CompletableFuture<Integer> outcome() {
+        return outcome;
+    }
+
+    /** Registers the started process of {@code rank}; its exit is judged when it happens. */
+    void started(int rank, Process p) {
+        synchronized (this) {
+            pes[rank].process = p;
+        }
+        p.onExit().thenAccept(done -> exited(rank, done.exitValue()));
+    }
+
+    /** Every started process (for waiting on their exits). */
+    synchronized List<Process> processes() {
+        var out = new ArrayList<Process>(n);
+        for (Pe pe : pes) {
+            if (pe.process != null) {
+                out.add(pe.process);
+            }
+        }
+        return out;
+    }
+
+    // ---- rendezvous events ----------------------------------------------------------------
+
+    /** A PE sent a valid HELLO; returns why it is rejected, or null when it is accepted. */
+    synchronized String accept(int rank, Rendezvous.Connection c) {
+        if (ending) {
+            return "the job is ending";
+        }
+        if (rank < 0 || rank >= n) {
+            return "rank " + rank + " is outside 0.." + (n - 1);
+        }
+        Pe pe = pes[rank];
+        if (pe.everConnected) {
+            return "rank " + rank + " has already connected";
+        }
+        pe.everConnected = true;
+        pe.conn = c;
+        pe.state = State.ACTIVE;
+        if (connectedEver++ == 0 && bootstrapTimerPending) {
+            bootstrapTimerPending = false;
+            armBootstrapTimer(Oshrun.bootstrapTimeoutSeconds());
+        }
+        return null;
+    }
+
+    void allGather(int rank, long seq, byte[] blob) {
+        Wire.AllGatherResult result = null;
+        List<Rendezvous.Connection> to = new ArrayList<>(n);
+        synchronized (this) {
+            if (ending) {
+                return;
+            }
+            Pe pe = pes[rank];
+            pe.state = State.ACTIVE; // an all-gather after finalize starts a new initialisation
+            if (seq != pe.nextSeq || (gatherCount > 0 && seq != gatherSeq)) {
+                protocolError(pe, "sent all-gather number " + seq + " while " + (gatherCount > 0 ? gatherSeq : pe.nextSeq)
+                        + " was due");
+                return;
+            }
+            pe.nextSeq++;
+            if (gatherCount == 0) {
+                gatherSeq = seq;
+                gatherBlobs = new byte[n][];
+            }
+            gatherBlobs[rank] = blob;
+            if (++gatherCount == n) {
+                result = new Wire.AllGatherResult(seq, gatherBlobs);
+                gatherBlobs = null;
+                gatherCount = 0;
+                for (Pe p : pes) {
+                    to.add(p.conn);
+                }
+            } else {
+                checkStuckGather();
+            }
+        }
+        if (result != null) {
+            byte[] frame;
+            try {
+                frame = Wire.encode(result);
+            } catch (Wire.ProtocolException e) {
+                end(1, "oshrun: " + e.getMessage() + "; ending the job", -1);
+                return;
+            }
+            for (var c : to) {
+                if (c != null) {
+                    c.sendFrame(frame); // a failed send shows up as that PE's disconnect/exit
+                }
+            }
+        }
+    }
+
+    synchronized void finalized(int rank) {
+        Pe pe = pes[rank];
+        if (pe.state == State.ACTIVE) {
+            pe.state = State.FINALIZED;
+        }
+    }
+
+    void globalExit(int rank, int status) {
+        Pe caller;
+        synchronized (this) {
+            caller = pes[rank];
+        }
+        end(status, "oshrun: " + caller.who() + " called shmem_global_exit(" + status + "); ending the job", rank);
+        Process p = caller.process;
+        if (p != null) {
+            timer.schedule(() -> terminate(p.toHandle()), GLOBAL_EXIT_GRACE_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The connection of {@code rank} ended (EOF, error, or protocol violation). */
+    void disconnected(int rank) {
+        synchronized (this) {
+            Pe pe = pes[rank];
+            pe.conn = null;
+            if (pe.exitStatus != null) {
+                judgeExit(pe); // its last frames have been read now
+                return;
+            }
+            if (ending) {
+                return;
+            }
+            checkStuckGather();
+            if (pe.state == State.FINALIZED) {
+                return; // normal: the PE is on its way out
+            }
+        }
+        // Usually the process exit follows at once and reports the status; if not, the PE lives
+        // on without a connection and can never take part in the job again.
+        timer.schedule(() -> {
+            synchronized (this) {
+                Pe pe = pes[rank];
+                if (ending || pe.exitStatus != null || pe.state == State.FINALIZED) {
+                    return;
+                }
+            }
+            end(1, "oshrun: " + pes[rank].who() + " closed its connection to oshrun before finalizing; ending the job", -1);
+        }, LINGER_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** The PE violated the protocol: the job cannot continue. Caller holds the monitor. */
+    private void protocolError(Pe pe, String what) {
+        end(1, "oshrun: " + pe.who() + " " + what + " (protocol error); ending the job", -1);
+    }
+
+    // ---- process events -------------------------------------------------------------------
+
+    private void exited(int rank, int status) {
+        synchronized (this) {
+            Pe pe = pes[rank];
+            pe.exitStatus = status;
+            if (pe.conn == null) {
+                judgeExit(pe);
+                return;
+            }
+        }
+        // Frames the PE sent just before exiting (FINALIZED, GLOBAL_EXIT) may still be unread;
+        // the connection's EOF triggers the judgement, this timer bounds the wait for it.
+        timer.schedule(() -> {
+            synchronized (this) {
+                judgeExit(pes[rank]);
+            }
+        }, LINGER_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Decides what the exit of {@code pe} means for the job. Caller holds the monitor. */
+    private void judgeExit(Pe pe) {
+        if (pe.exitJudged) {
+            return;
+        }
+        pe.exitJudged = true;
+        int status = pe.exitStatus;
+        if (!ending) {
+            boolean normal = pe.state == State.FINALIZED || (pe.state == State.NOT_CONNECTED && status == 0);
+            if (!normal) {
+                String msg = "oshrun: " + pe.who() + " " + describeExit(status) + " before finalizing; ending the job";
+                end(status == 0 ? 1 : status, msg, -1);
+                return;
+            }
+            if (status != 0) {
+                log.println("oshrun: " + pe.who() + " " + describeExit(status) + " after finalizing");
+                if (badExitAfterFinalize == 0) {
+                    badExitAfterFinalize = status;
+                }
+            }
+            checkStuckGather();
+        }
+        for (Pe p : pes) {
+            if (p.process == null || !p.exitJudged) {
+                return;
+            }
+        }
+        if (!ending) {
+            ending = true;
+            outcome.complete(badExitAfterFinalize);
+        }
+    }
+
+    /**
+     * Ends the job when an all-gather is waiting for a PE that can never take part (it exited, or
+     * lost its connection, after finalizing or without ever connecting). Caller holds the monitor.
+     */
+    private void checkStuckGather() {
+        if (gatherCount == 0 || ending) {
+            return;
+        }
+        for (Pe pe : pes) {
+            boolean gone = pe.exitStatus != null || (pe.everConnected && pe.conn == null);
+            if (gone && gatherBlobs[pe.rank] == null) {
+                var waiting = new ArrayList<Integer>();
+                for (Pe w : pes) {
+                    if (gatherBlobs[w.rank] != null) {
+                        waiting.add(w.rank);
+                    }
+                }
+                String msg = "oshrun: " + pe.who() + (pe.exitStatus != null ? " exited" : " disconnected")
+                        + (pe.everConnected ? " after finalizing" : " without calling shmem_init")
+                        + " while PEs " + waiting + " wait for it in a collective bootstrap exchange; ending the job";
+                end(1, msg, -1);
+                return;
+            }
+        }
+    }
+
+    // ---- timers ---------------------------------------------------------------------------
+
+    /** Ends the job if some PEs have not connected {@code seconds} after the first one did. */
+    synchronized void armBootstrapTimer(long seconds) {
+        timer.schedule(() -> {
+            String msg;
+            synchronized (this) {
+                if (ending) {
+                    return;
+                }
+                if (connectedEver == 0) {
+                    bootstrapTimerPending = true; // the program may not use SHMEM at all; wait for a first PE
+                    return;
+                }
+                var missing = new ArrayList<Integer>();
+                for (Pe pe : pes) {
+                    if (!pe.everConnected && pe.exitStatus == null) {
+                        missing.add(pe.rank);
+                    }
+                }
+                if (missing.isEmpty()) {
+                    return;
+                }
+                msg = "oshrun: PEs " + missing + " did not reach the rendezvous (shmem_init) within " + seconds
+                        + " s (" + LaunchEnv.BOOTSTRAP_TIMEOUT_S + "); ending the job";
+            }
+            end(1, msg, -1);
+        }, seconds, TimeUnit.SECONDS);
+    }
+
+    // ---- ending ---------------------------------------------------------------------------
+
+    /**
+     * Ends the job with {@code status}: prints {@code message}, sends ABORT to every connected PE
+     * but {@code spareRank}, then terminates them (SIGTERM, SIGKILL {@value #TERM_TO_KILL_MS} ms
+     * later, descendants included). Only the first call has an effect. May be called with the
+     * monitor held (monitors are reentrant; the sends are small frames to PEs that always read).
+     */
+    void end(int status, String message, int spareRank) {
+        var conns = new ArrayList<Rendezvous.Connection>();
+        var procs = new ArrayList<Process>();
+        synchronized (this) {
+            if (ending) {
+                return;
+            }
+            ending = true;
+            for (Pe pe : pes) {
+                if (pe.rank == spareRank) {
+                    continue;
+                }
+                if (pe.conn != null) {
+                    conns.add(pe.conn);
+                }
+                if (pe.process != null && pe.exitStatus == null) {
+                    procs.add(pe.process);
+                }
+            }
+        }
+        if (message != null) {
+            log.println(message);
+            log.flush();
+        }
+        String reason = message == null ? "oshrun is ending the job"
+                : message.replaceFirst("^oshrun: ", "oshrun is ending the job: ").replaceFirst("; ending the job$", "");
+        byte[] abort;
+        try {
+            abort = Wire.encode(new Wire.Abort(reason));
+        } catch (Wire.ProtocolException e) {
+            throw new AssertionError(e);
+        }
+        for (var c : conns) {
+            c.sendFrame(abort);
+        }
+        if (!procs.isEmpty()) {
+            timer.schedule(() -> procs.forEach(p -> terminate(p.toHandle())), ABORT_TO_TERM_MS, TimeUnit.MILLISECONDS);
+        }
+        outcome.complete(status);
+    }
+
+    /** SIGTERM to {@code h} and its descendants now, SIGKILL to those alive after a moment. */
+    void terminate(ProcessHandle h) {
+        // Collect descendants first: once the parent dies they are no longer findable through it.
+        var tree = new ArrayList<ProcessHandle>();
+        h.descendants().forEach(tree::add);
+        tree.add(h);
+        tree.forEach(ProcessHandle::destroy);
+        timer.schedule(() -> {
+            h.descendants().forEach(ProcessHandle::destroyForcibly);
+            tree.forEach(ProcessHandle::destroyForcibly);
+        }, TERM_TO_KILL_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Last resort at launcher shutdown (signal, or any exit path): SIGKILL whatever is still alive
+     * of the job, descendants included, without waiting.
+     */
+    void killAllNow() {
+        for (Process p : processes()) {
+            if (p.isAlive()) { // an exited PE's pid may already belong to someone else
+                p.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    /** Deletes the job's leftover shared-memory files ({@code shmem4j-<jobId>-*}); idempotent. */
+    synchronized int cleanShm() {
+        if (shmCleaned) {
+            return 0;
+        }
+        shmCleaned = true;
+        int deleted = 0;
+        String prefix = LaunchEnv.shmFilePrefix(jobId);
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(shmDir, prefix + "*")) {
+            for (Path p : ds) {
+                try {
+                    if (Files.deleteIfExists(p)) {
+                        deleted++;
+                    }
+                } catch (IOException e) {
+                    log.println("oshrun: cannot delete " + p + ": " + e.getMessage());
+                }
+            }
+        } catch (IOException e) {
+            // no such directory: nothing to clean
+        }
+        return deleted;
+    }
+
+    /** "exited with status 3", or "was killed by signal 9 (SIGKILL)" for Java's 128+signal. */
+    static String describeExit(int status) {
+        if (status > 128 && status < 128 + 65) {
+            int sig = status - 128;
+            return "was killed by signal " + sig + " (" + signalName(sig) + ")";
+        }
+        return "exited with status " + status;
+    }
+
+    private static String signalName(int sig) {
+        return switch (sig) {
+            case 1 -> "SIGHUP";
+            case 2 -> "SIGINT";
+            case 3 -> "SIGQUIT";
+            case 4 -> "SIGILL";
+            case 5 -> "SIGTRAP";
+            case 6 -> "SIGABRT";
+            case 7 -> "SIGBUS";
+            case 8 -> "SIGFPE";
+            case 9 -> "SIGKILL";
+            case 10 -> "SIGUSR1";
+            case 11 -> "SIGSEGV";
+            case 12 -> "SIGUSR2";
+            case 13 -> "SIGPIPE";
+            case 14 -> "SIGALRM";
+            case 15 -> "SIGTERM";
+            default -> "signal " + sig;
+        };
+    }
+}

@@ -1,0 +1,205 @@
+package org.shmem4j.launcher;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.jar.JarFile;
+
+/**
+ * The parsed {@code oshrun} command line.
+ *
+ * @param pes         number of PEs ({@code -n}/{@code -np})
+ * @param tagOutput   prefix every forwarded line with {@code [1,rank]<stdout>: } ({@code --tag-output})
+ * @param timeout     wall-clock bound of the whole job ({@code --timeout SECONDS}), or null
+ * @param jvmOptions  options for every PE JVM, in order
+ * @param classpath   the user's class path entries (for {@code -jar}: the jar and its manifest Class-Path)
+ * @param mainClass   the PE main class
+ * @param programArgs arguments passed to every PE's main
+ */
+public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions,
+        List<String> classpath, String mainClass, List<String> programArgs) {
+
+    /** A command line that cannot be run; {@code oshrun} prints it and exits with status 2. */
+    public static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** Thrown by {@link #parse} for {@code -h}/{@code --help}. */
+    public static final class HelpRequested extends Exception {
+        private static final long serialVersionUID = 1L;
+    }
+
+    public static final String USAGE = """
+            Usage: oshrun -n N [--tag-output] [--timeout SECONDS] [JVM options...]
+                          (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
+
+            Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them.
+
+              -n, -np N          number of PEs (required, at least 1)
+              --tag-output       prefix each output line with [1,<rank>]<stdout>: or [1,<rank>]<stderr>:
+              --timeout SECONDS  end the job (status 124) if it runs longer than SECONDS
+              -h, --help         print this help
+              JVM options        anything else starting with '-' before -cp/-jar, e.g. -Xmx1g, -Dkey=value,
+                                 --enable-native-access=ALL-UNNAMED; given to every PE
+              -cp, -classpath, --class-path CLASSPATH MainClass
+                                 run MainClass; the shmem4j library is added to the class path
+              -jar app.jar       run the Main-Class of app.jar (with its manifest Class-Path)
+
+            The job succeeds (status 0) when every PE finalized and exited with status 0. If a PE
+            dies before finalizing, the others are ended and oshrun exits with that PE's status;
+            shmem_global_exit(status) ends the job with that status.
+            Environment: SHMEM_BOOTSTRAP_TIMEOUT_S (default 60) bounds the wait for all PEs to
+            call shmem_init once one has; SHMEM_SHM_DIR (default /dev/shm) is where the job's
+            shared-memory files are cleaned up.
+            """;
+
+    /** JVM options whose value is the next argument (when not written as {@code --opt=value}). */
+    private static final Set<String> JVM_OPTIONS_WITH_VALUE = Set.of("--add-opens", "--add-exports", "--add-reads",
+            "--add-modules", "--enable-native-access", "--limit-modules", "--patch-module", "-p", "--module-path",
+            "--upgrade-module-path", "--illegal-native-access");
+
+    /** Parses {@code args} (reading the manifest for {@code -jar}). */
+    public static LaunchOptions parse(List<String> args) throws UsageException, HelpRequested {
+        Integer pes = null;
+        boolean tag = false;
+        Duration timeout = null;
+        var jvm = new ArrayList<String>();
+        int i = 0;
+        while (true) {
+            if (i >= args.size()) {
+                throw new UsageException(pes == null && jvm.isEmpty() && !tag ? "nothing to run"
+                        : "missing -cp CLASSPATH MainClass or -jar app.jar");
+            }
+            String a = args.get(i);
+            switch (a) {
+                case "-h", "--help", "-help" -> throw new HelpRequested();
+                case "-n", "-np", "--np" -> {
+                    String v = value(args, i++, a);
+                    try {
+                        pes = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        throw new UsageException(a + " needs a number of PEs, not '" + v + "'");
+                    }
+                    if (pes < 1) {
+                        throw new UsageException(a + " must be at least 1, not " + pes);
+                    }
+                }
+                case "--tag-output" -> tag = true;
+                case "--timeout" -> {
+                    String v = value(args, i++, a);
+                    try {
+                        double s = Double.parseDouble(v);
+                        if (!(s > 0) || s > 1e9) {
+                            throw new NumberFormatException();
+                        }
+                        timeout = Duration.ofMillis((long) Math.ceil(s * 1000));
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("--timeout needs a positive number of seconds, not '" + v + "'");
+                    }
+                }
+                case "-cp", "-classpath", "--class-path" -> {
+                    String cp = value(args, i++, a);
+                    if (i + 1 >= args.size()) {
+                        throw new UsageException(a + " " + cp + " must be followed by the main class");
+                    }
+                    String main = args.get(i + 1);
+                    if (main.startsWith("-")) {
+                        throw new UsageException("expected the main class after " + a + " " + cp + ", not '" + main + "'");
+                    }
+                    return new LaunchOptions(requirePes(pes), tag, timeout, jvm, splitPath(cp), main,
+                            List.copyOf(args.subList(i + 2, args.size())));
+                }
+                case "-jar" -> {
+                    String jar = value(args, i++, a);
+                    var fromJar = readJar(Path.of(jar));
+                    return new LaunchOptions(requirePes(pes), tag, timeout, jvm, fromJar.classpath(),
+                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())));
+                }
+                default -> {
+                    if (!a.startsWith("-")) {
+                        throw new UsageException("unexpected '" + a + "': the program must be given as "
+                                + "-cp CLASSPATH MainClass or -jar app.jar");
+                    }
+                    if (a.startsWith("-n") && a.length() > 2 && Character.isDigit(a.charAt(2))) {
+                        throw new UsageException("write '-n " + a.substring(2) + "', not '" + a + "'");
+                    }
+                    jvm.add(a);
+                    if (JVM_OPTIONS_WITH_VALUE.contains(a)) {
+                        jvm.add(value(args, i++, a));
+                    }
+                }
+            }
+            i++;
+        }
+    }
+
+    private static int requirePes(Integer pes) throws UsageException {
+        if (pes == null) {
+            throw new UsageException("the number of PEs is missing: give -n N");
+        }
+        return pes;
+    }
+
+    private static String value(List<String> args, int i, String option) throws UsageException {
+        if (i + 1 >= args.size()) {
+            throw new UsageException(option + " needs a value");
+        }
+        return args.get(i + 1);
+    }
+
+    private static List<String> splitPath(String cp) {
+        var out = new ArrayList<String>();
+        for (String e : cp.split(java.io.File.pathSeparator)) {
+            if (!e.isEmpty()) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private record JarProgram(List<String> classpath, String mainClass) {}
+
+    // `java -jar` ignores -cp, so the jar is run as "-cp app.jar:<its Class-Path>:core.jar Main".
+    private static JarProgram readJar(Path jar) throws UsageException {
+        if (!Files.isRegularFile(jar)) {
+            throw new UsageException("-jar " + jar + ": no such file");
+        }
+        try (var jf = new JarFile(jar.toFile())) {
+            var mf = jf.getManifest();
+            String main = mf == null ? null : mf.getMainAttributes().getValue("Main-Class");
+            if (main == null || main.isBlank()) {
+                throw new UsageException("-jar " + jar + ": the manifest has no Main-Class");
+            }
+            var cp = new ArrayList<String>();
+            cp.add(jar.toString());
+            String extra = mf.getMainAttributes().getValue("Class-Path");
+            if (extra != null) {
+                Path dir = jar.toAbsolutePath().getParent();
+                for (String url : extra.trim().split("\\s+")) {
+                    if (url.isEmpty()) {
+                        continue;
+                    }
+                    // Class-Path entries are URLs relative to the jar's directory.
+                    String p;
+                    try {
+                        p = java.net.URI.create(url).getPath(); // percent-decoded
+                    } catch (IllegalArgumentException notAUri) {
+                        p = url;
+                    }
+                    cp.add(dir.resolve(p).normalize().toString());
+                }
+            }
+            return new JarProgram(cp, main.trim());
+        } catch (IOException e) {
+            throw new UsageException("-jar " + jar + ": cannot read it as a jar: " + e.getMessage());
+        }
+    }
+}

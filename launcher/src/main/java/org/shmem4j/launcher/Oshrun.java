@@ -1,0 +1,240 @@
+package org.shmem4j.launcher;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.bootstrap.launcher.LaunchEnv;
+
+/**
+ * {@code oshrun}: starts the PEs of one OpenSHMEM job as JVMs, serves their rendezvous, forwards
+ * their output, and makes sure the job ends, with a meaningful status, in bounded time whatever
+ * its PEs do. See {@link LaunchOptions#USAGE} for the command line.
+ *
+ * <p>Exit status: 0 when every PE finalized (or never used SHMEM) and exited with 0; the status of
+ * the first PE that failed (128+signal for a signal); the status given to
+ * {@code shmem_global_exit}; 124 when {@code --timeout} expired; 2 for usage errors; 130/143 when
+ * oshrun itself gets SIGINT/SIGTERM.
+ */
+public final class Oshrun {
+    /** Exit status for a command line that cannot be run. */
+    public static final int USAGE_ERROR = 2;
+    /** Exit status when {@code --timeout} expires (as timeout(1)). */
+    public static final int TIMED_OUT = 124;
+    /** Default of {@code SHMEM_BOOTSTRAP_TIMEOUT_S}. */
+    public static final long DEFAULT_BOOTSTRAP_TIMEOUT_S = 60;
+
+    private static final String EXIT_WAIT_FLAG = "-XX:UserThreadWaitAttemptsAtExit=";
+    private static final String ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    /** After the job ended: how long PEs get to disappear, and their output to drain. */
+    private static final long EXIT_WAIT_MS = 2500, DRAIN_WAIT_MS = 500;
+
+    private Oshrun() {}
+
+    public static void main(String[] args) {
+        System.exit(run(List.of(args), new LocalPeStarter()));
+    }
+
+    /** Runs one job with {@code starter} and returns oshrun's exit status. */
+    static int run(List<String> args, PeStarter starter) {
+        PrintStream log = System.err;
+        LaunchOptions opts;
+        try {
+            opts = LaunchOptions.parse(args);
+        } catch (LaunchOptions.HelpRequested h) {
+            System.out.print(LaunchOptions.USAGE);
+            return 0;
+        } catch (LaunchOptions.UsageException e) {
+            log.println("oshrun: " + e.getMessage());
+            log.println("Try 'oshrun --help' for more information.");
+            return USAGE_ERROR;
+        }
+        long bootstrapTimeout;
+        try {
+            bootstrapTimeout = bootstrapTimeoutSeconds();
+        } catch (IllegalArgumentException e) {
+            log.println("oshrun: " + e.getMessage());
+            return USAGE_ERROR;
+        }
+
+        var random = new SecureRandom();
+        byte[] secretBytes = new byte[16]; // 128 bits
+        random.nextBytes(secretBytes);
+        String secret = HexFormat.of().formatHex(secretBytes);
+        var id = new StringBuilder(12);
+        for (int i = 0; i < 12; i++) {
+            id.append(ID_CHARS.charAt(random.nextInt(ID_CHARS.length())));
+        }
+        String jobId = id.toString();
+        String shmDirEnv = System.getenv(LaunchEnv.SHM_DIR);
+        Path shmDir = Path.of(shmDirEnv == null || shmDirEnv.isBlank() ? LaunchEnv.DEFAULT_SHM_DIR : shmDirEnv);
+
+        var timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(null, r, "oshrun-timer", 256 << 10);
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        var job = new Job(opts.pes(), jobId, shmDir, log, timer);
+
+        // Whatever ends the launcher (signal, System.exit, an unexpected error), no PE and no
+        // shared-memory file of the job may outlive it.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!job.outcome().isDone()) {
+                job.end(1, "oshrun: interrupted; ending the job", -1);
+                waitForExits(job, Job.TERM_TO_KILL_MS);
+            }
+            job.killAllNow();
+            job.cleanShm();
+            System.out.flush();
+            System.err.flush();
+        }, "oshrun-shutdown"));
+
+        try (var rendezvous = new Rendezvous(secret, job, log)) {
+            rendezvous.start();
+            List<String> baseCommand = peCommand(opts);
+            // Forwarded lines go through the launcher's own PrintStreams: each forwarded chunk of
+            // whole lines is one write, atomic with respect to oshrun's own messages.
+            PrintStream stdout = System.out, stderr = log;
+            var forwarders = new ArrayList<Thread>(2 * opts.pes());
+            for (int rank = 0; rank < opts.pes(); rank++) {
+                var env = Map.of(
+                        LaunchEnv.RENDEZVOUS, rendezvous.address(),
+                        LaunchEnv.JOB_SECRET, secret,
+                        LaunchEnv.JOB_ID, jobId,
+                        LaunchEnv.RANK, Integer.toString(rank),
+                        LaunchEnv.SIZE, Integer.toString(opts.pes()),
+                        LaunchEnv.HOST_ID, starter.hostId(rank));
+                Process p;
+                try {
+                    p = starter.start(new PeStarter.PeLaunch(rank, baseCommand, env));
+                } catch (IOException e) {
+                    job.end(1, "oshrun: cannot start PE " + rank + " (" + baseCommand.getFirst() + "): "
+                            + e.getMessage() + "; ending the job", -1);
+                    break;
+                }
+                job.started(rank, p);
+                forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput()));
+                forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput()));
+            }
+            job.armBootstrapTimer(bootstrapTimeout);
+            if (opts.timeout() != null) {
+                long ms = opts.timeout().toMillis();
+                timer.schedule(() -> job.end(TIMED_OUT, "oshrun: the job ran longer than --timeout " + ms / 1000.0
+                        + " s; ending it", -1), ms, TimeUnit.MILLISECONDS);
+            }
+
+            int status = job.outcome().join();
+            waitForExits(job, EXIT_WAIT_MS);
+            job.killAllNow(); // anything that ignored SIGTERM and survived the grace
+            long drainUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_WAIT_MS);
+            for (Thread t : forwarders) {
+                // Descendants of a PE may hold its pipes open; do not wait for them forever.
+                long left = drainUntil - System.nanoTime();
+                if (left > 0) {
+                    t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                }
+            }
+            job.cleanShm();
+            return status;
+        } catch (IOException e) {
+            log.println("oshrun: cannot open the rendezvous service: " + e.getMessage());
+            job.cleanShm();
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
+    private static Thread forward(java.io.InputStream in, OutputStream sink, int rank, String kind, boolean tag) {
+        return new OutputForwarder(in, sink, rank, kind, tag).start("oshrun-" + kind + "-" + rank);
+    }
+
+    /** Waits up to {@code ms} in total for every started PE process to end. */
+    private static void waitForExits(Job job, long ms) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        for (Process p : job.processes()) {
+            try {
+                long left = deadline - System.nanoTime();
+                p.onExit().get(Math.max(0, left), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The command of every PE: the launcher's own {@code java}, user options, class path, main. */
+    static List<String> peCommand(LaunchOptions opts) {
+        var cmd = new ArrayList<String>();
+        cmd.add(javaExecutable());
+        // A PE always has a thread blocked in a native socket read (the launcher connection), and
+        // by default HotSpot waits up to 300 ms at exit for such threads; nothing needs that wait.
+        // Left out when the user sets the flag.
+        if (opts.jvmOptions().stream().noneMatch(o -> o.startsWith(EXIT_WAIT_FLAG))) {
+            cmd.add(EXIT_WAIT_FLAG + "0");
+        }
+        cmd.addAll(opts.jvmOptions());
+        var cp = new ArrayList<>(opts.classpath());
+        String core = corePath();
+        if (!cp.contains(core)) {
+            cp.add(core);
+        }
+        cmd.add("-cp");
+        cmd.add(String.join(File.pathSeparator, cp));
+        cmd.add(opts.mainClass());
+        cmd.addAll(opts.programArgs());
+        return cmd;
+    }
+
+    /** The {@code java} that runs this launcher, so PEs get the same JDK. */
+    static String javaExecutable() {
+        Path p = Path.of(System.getProperty("java.home"), "bin", "java");
+        if (Files.isExecutable(p)) {
+            return p.toString();
+        }
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    /** The jar (or classes directory) of the shmem4j core library, which every PE needs. */
+    static String corePath() {
+        try {
+            return Path.of(Bootstrap.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (URISyntaxException | RuntimeException e) {
+            throw new IllegalStateException("oshrun: cannot locate the shmem4j core library: " + e, e);
+        }
+    }
+
+    /** {@code SHMEM_BOOTSTRAP_TIMEOUT_S}, default {@value #DEFAULT_BOOTSTRAP_TIMEOUT_S}. */
+    static long bootstrapTimeoutSeconds() {
+        String v = System.getenv(LaunchEnv.BOOTSTRAP_TIMEOUT_S);
+        if (v == null || v.isBlank()) {
+            return DEFAULT_BOOTSTRAP_TIMEOUT_S;
+        }
+        try {
+            long s = Long.parseLong(v.strip());
+            if (s > 0) {
+                return s;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException(LaunchEnv.BOOTSTRAP_TIMEOUT_S + "=" + v + " is not a positive number of seconds");
+    }
+}

@@ -1,0 +1,176 @@
+package org.shmem4j.launcher;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.shmem4j.bootstrap.launcher.Wire;
+
+/**
+ * The launcher's TCP service that PEs connect to: authenticates each connection's HELLO (job
+ * secret, protocol version) and feeds the frames of accepted PEs to the {@link Job}. One daemon
+ * thread accepts, one per connection reads.
+ */
+final class Rendezvous implements AutoCloseable {
+    /** A PE has this long after connecting to send its HELLO. */
+    private static final int HELLO_TIMEOUT_MS = 10_000;
+
+    /** The launcher's end of one PE connection. */
+    static final class Connection {
+        private final Socket socket;
+        private final DataOutputStream out;
+
+        Connection(Socket socket) throws IOException {
+            this.socket = socket;
+            this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+        }
+
+        /** Sends one pre-encoded frame; failures are ignored (the reader sees the connection end). */
+        void sendFrame(byte[] frame) {
+            synchronized (out) {
+                try {
+                    out.write(frame);
+                    out.flush();
+                } catch (IOException e) {
+                    // The PE is gone; its exit or EOF is reported through the job.
+                }
+            }
+        }
+
+        void close() {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    private final ServerSocket server;
+    private final byte[] secret;
+    private final Job job;
+    private final PrintStream log;
+
+    /** Binds an ephemeral port on the loopback interface. */
+    Rendezvous(String secret, Job job, PrintStream log) throws IOException {
+        this.server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
+        this.secret = secret.getBytes(StandardCharsets.US_ASCII);
+        this.job = job;
+        this.log = log;
+    }
+
+    /** {@code host:port} for {@code SHMEM4J_RENDEZVOUS}. */
+    String address() {
+        return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+    }
+
+    void start() {
+        Thread.ofPlatform().daemon().name("oshrun-accept").stackSize(256 << 10).start(this::acceptLoop);
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                Thread.ofPlatform().daemon().name("oshrun-conn").stackSize(256 << 10).start(() -> serve(s));
+            } catch (IOException e) {
+                if (!server.isClosed()) {
+                    log.println("oshrun: rendezvous accept failed: " + e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void serve(Socket s) {
+        String peer = String.valueOf(s.getRemoteSocketAddress());
+        Connection c;
+        DataInputStream in;
+        Wire.Hello hello;
+        try {
+            s.setTcpNoDelay(true);
+            s.setSoTimeout(HELLO_TIMEOUT_MS);
+            c = new Connection(s);
+            in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
+            Wire.Message first = Wire.read(in);
+            if (!(first instanceof Wire.Hello h)) {
+                reject(s, null, peer, first == null ? "closed before HELLO" : "first frame is not HELLO");
+                return;
+            }
+            hello = h;
+            s.setSoTimeout(0);
+        } catch (SocketTimeoutException e) {
+            reject(s, null, peer, "no HELLO within " + HELLO_TIMEOUT_MS + " ms");
+            return;
+        } catch (IOException e) {
+            reject(s, null, peer, e.getMessage());
+            return;
+        }
+        String why;
+        if (hello.magic() != Wire.MAGIC || hello.version() != Wire.VERSION) {
+            why = "protocol version " + hello.version() + " is not " + Wire.VERSION;
+        } else if (!MessageDigest.isEqual(secret, hello.secret().getBytes(StandardCharsets.UTF_8))) { // constant time
+            why = "wrong job secret";
+        } else {
+            why = job.accept(hello.rank(), c);
+        }
+        if (why != null) {
+            reject(s, c, peer, why + " (claimed rank " + hello.rank() + ", pid " + hello.pid() + ")");
+            return;
+        }
+        int rank = hello.rank();
+        try {
+            while (true) {
+                Wire.Message m = Wire.read(in);
+                switch (m) {
+                    case null -> {
+                        return;
+                    }
+                    case Wire.AllGather g -> job.allGather(rank, g.seq(), g.blob());
+                    case Wire.Finalized f -> job.finalized(rank);
+                    case Wire.GlobalExit g -> job.globalExit(rank, g.status());
+                    default -> throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from a PE");
+                }
+            }
+        } catch (IOException e) {
+            if (e instanceof Wire.ProtocolException) {
+                log.println("oshrun: PE " + rank + ": " + e.getMessage());
+            }
+        } finally {
+            c.close();
+            job.disconnected(rank);
+        }
+    }
+
+    private void reject(Socket s, Connection c, String peer, String why) {
+        log.println("oshrun: rejected a rendezvous connection from " + peer + ": " + why);
+        if (c != null) {
+            try {
+                c.sendFrame(Wire.encode(new Wire.Abort("oshrun rejected this connection: " + why)));
+            } catch (Wire.ProtocolException impossible) {
+                // a short ABORT always fits
+            }
+        }
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}
