@@ -1,0 +1,122 @@
+package org.shmem4j.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.shmem4j.inprocess.InProcessJob;
+import org.shmem4j.inprocess.InProcessJob.Result;
+
+/**
+ * Runs every example program with its PEs as threads of this JVM, at each PE count it supports.
+ * The programs check their own results and end the job with status 1 on a wrong one, so a job
+ * that ends with status 0 passed.
+ */
+@Timeout(600)
+class SpecExamplesTest {
+    private static final Map<String, String> ENV = Map.of("SHMEM_SYMMETRIC_SIZE", "8m", "SHMEM_RESERVED_SIZE", "1m");
+    private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final String[] NO_ARGS = {};
+
+    /** An example's {@code main}. */
+    @FunctionalInterface
+    interface Main {
+        void main(String[] args) throws Exception;
+    }
+
+    private static Stream<Arguments> example(String name, Main main, int... peCounts) {
+        return Arrays.stream(peCounts).mapToObj(npes -> Arguments.of(Named.of(name, main), npes));
+    }
+
+    /** Every example with the PE counts among 1, 2, 3, 5, 8 that it supports. */
+    static Stream<Arguments> examples() {
+        return Stream.of(
+                example("Hello", Hello::main, 1, 2, 3, 5, 8),
+                example("InitExample (5)", InitExample::main, 1, 2, 3, 5, 8),
+                example("MyPeExample (6)", MyPeExample::main, 1, 2, 3, 5, 8),
+                example("FinalizeExample (7)", FinalizeExample::main, 1, 2, 3, 5, 8),
+                // needs PE 1
+                example("PtrExample (9)", PtrExample::main, 2, 3, 5, 8),
+                example("PutExample (17)", PutExample::main, 2, 3, 5, 8),
+                example("PExample (18)", PExample::main, 2, 3, 5, 8),
+                example("IputExample (19)", IputExample::main, 2, 3, 5, 8),
+                example("GExample (20)", GExample::main, 1, 2, 3, 5, 8),
+                example("BarrierAllExample (29)", BarrierAllExample::main, 1, 2, 3, 5, 8),
+                // needs PEs 1 and 2
+                example("FenceExample (45)", FenceExample::main, 3, 5, 8),
+                example("QuietExample (46)", QuietExample::main, 3, 5, 8))
+                .flatMap(s -> s);
+    }
+
+    private static Result run(int npes, Main main, String... args) {
+        return InProcessJob.run(npes, ENV, BOUND, () -> main.main(args));
+    }
+
+    @ParameterizedTest(name = "{0} on {1} PEs")
+    @MethodSource("examples")
+    void exampleEndsWithStatusZero(Main main, int npes) {
+        run(npes, main, NO_ARGS).orThrow();
+    }
+
+    /** Below its minimum PE count an example fails its own check: the job ends with status 1, not a crash. */
+    static Stream<Arguments> tooFewPes() {
+        return Stream.of(
+                example("PtrExample (9)", PtrExample::main, 1),
+                example("PutExample (17)", PutExample::main, 1),
+                example("PExample (18)", PExample::main, 1),
+                example("IputExample (19)", IputExample::main, 1),
+                example("FenceExample (45)", FenceExample::main, 1, 2),
+                example("QuietExample (46)", QuietExample::main, 1, 2))
+                .flatMap(s -> s);
+    }
+
+    @ParameterizedTest(name = "{0} on {1} PEs")
+    @MethodSource("tooFewPes")
+    void selfCheckFailureEndsTheJobWithStatusOne(Main main, int npes) {
+        assertEndedByGlobalExit(run(npes, main, NO_ARGS), Checks.FAILED);
+    }
+
+    /**
+     * The job ended through {@code shmem_global_exit(status)} and nothing else went wrong. A peer
+     * blocked in a wait may report the exit as a {@code ShmemException} "job aborted while waiting:
+     * PE k called shmem_global_exit(status)" instead of ending with {@code ShmemGlobalExit} (a core
+     * inconsistency), so such failures are accepted, and only they.
+     */
+    private static void assertEndedByGlobalExit(Result result, int status) {
+        assertEquals(status, result.status(), () -> "status of " + result);
+        assertFalse(result.timedOut(), () -> "timed out: " + result);
+        String cause = "shmem_global_exit(" + status + ")";
+        for (Throwable failure : result.failures()) {
+            assertTrue(String.valueOf(failure.getMessage()).contains(cause), () -> "unexpected failure " + failure);
+        }
+    }
+
+    @ParameterizedTest(name = "on {0} PEs")
+    @ValueSource(ints = {1, 2, 3, 5, 8})
+    void globalExitExampleExitsWithFailureWhenTheFileIsMissing(int npes, @TempDir Path dir) {
+        Path missing = dir.resolve("input.txt");
+        assertEndedByGlobalExit(run(npes, GlobalExitExample::main, missing.toString()), GlobalExitExample.EXIT_FAILURE);
+    }
+
+    @ParameterizedTest(name = "on {0} PEs")
+    @ValueSource(ints = {1, 2, 3, 5, 8})
+    void globalExitExampleEndsNormallyWhenTheFileExists(int npes, @TempDir Path dir) throws IOException {
+        Path input = Files.writeString(dir.resolve("input.txt"), "some input\n");
+        Result result = run(npes, GlobalExitExample::main, input.toString()).orThrow();
+        assertEquals(0, result.status());
+    }
+}
