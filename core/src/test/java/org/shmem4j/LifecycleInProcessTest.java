@@ -74,6 +74,22 @@ class LifecycleInProcessTest {
         });
         assertEquals(7, result.status());
         assertFalse(result.timedOut());
+        assertTrue(result.failures().isEmpty(), result.failures().toString());
+    }
+
+    @Test
+    void globalExitReachesPesParkedInAWait() {
+        var result = InProcessTestSupport.runWith(3, InProcessTestSupport.env(), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                if (shmem.myPe() == 1) {
+                    Thread.sleep(300); // the others are parked in the barrier by now
+                    shmem.globalExit(3);
+                }
+                shmem.barrierAll();
+            }
+        });
+        assertEquals(3, result.status());
+        assertTrue(result.failures().isEmpty(), result.failures().toString());
     }
 
     @Test

@@ -57,6 +57,17 @@ public interface Bootstrap extends AutoCloseable {
      */
     String abortReason();
 
+    /**
+     * Throws if the job is being torn down: {@link org.shmem4j.ShmemGlobalExit} when that is
+     * because of a global exit, else a {@link org.shmem4j.ShmemException} with the reason.
+     */
+    default void checkAlive() {
+        String reason = abortReason();
+        if (reason != null) {
+            throw new org.shmem4j.ShmemException("job aborted: " + reason);
+        }
+    }
+
     /** Releases the bootstrap's resources (connection, threads). */
     @Override
     void close();

@@ -143,6 +143,13 @@ public final class InProcessHub {
             }
 
             @Override
+            public void checkAlive() {
+                if (abortReason != null) {
+                    checkAbort();
+                }
+            }
+
+            @Override
             public void close() {
             }
         };

@@ -66,7 +66,7 @@ final class PeRuntime extends ShmemBase {
         int localPes = (int) Arrays.stream(hostIds).filter(hostIds[me]::equals).count();
         boolean oversubscribed = localPes > Runtime.getRuntime().availableProcessors();
         this.waitPolicy = new WaitPolicy(oversubscribed ? Math.min(100, params.get(Params.WAIT_SPINS)) : params.get(Params.WAIT_SPINS),
-                params.get(Params.WAIT_YIELDS), params.get(Params.WAIT_PARK_MAX_US) * 1000L, bootstrap::abortReason);
+                params.get(Params.WAIT_YIELDS), params.get(Params.WAIT_PARK_MAX_US) * 1000L, bootstrap::checkAlive);
         this.heap = new SymmetricHeap(peers[me], reserved, new SymmetricHeap.HeapSync() {
             @Override
             public void barrier() {

@@ -1,7 +1,6 @@
 package org.shmem4j.core.sync;
 
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Supplier;
 import org.shmem4j.ShmemException;
 
 /**
@@ -16,19 +15,19 @@ public final class WaitPolicy {
     private final int spins;
     private final int yields;
     private final long parkMaxNanos;
-    private final Supplier<String> abortReason;
+    private final Runnable checkAlive;
 
     /**
      * @param spins busy-spin iterations before yielding (fewer when PEs outnumber cores)
      * @param yields yields before parking
      * @param parkMaxNanos upper bound of the park back-off
-     * @param abortReason the job's abort reason, null while healthy
+     * @param checkAlive throws when the job is being torn down (see {@code Bootstrap.checkAlive})
      */
-    public WaitPolicy(int spins, int yields, long parkMaxNanos, Supplier<String> abortReason) {
+    public WaitPolicy(int spins, int yields, long parkMaxNanos, Runnable checkAlive) {
         this.spins = spins;
         this.yields = yields;
         this.parkMaxNanos = parkMaxNanos;
-        this.abortReason = abortReason;
+        this.checkAlive = checkAlive;
     }
 
     /** A fresh waiter for one wait. */
@@ -51,10 +50,7 @@ public final class WaitPolicy {
             } else {
                 LockSupport.parkNanos(parkNanos);
                 parkNanos = Math.min(parkNanos * 2, parkMaxNanos);
-                String reason = abortReason.get();
-                if (reason != null) {
-                    throw new ShmemException("job aborted while waiting: " + reason);
-                }
+                checkAlive.run();
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
                     throw new ShmemException("interrupted while waiting");
