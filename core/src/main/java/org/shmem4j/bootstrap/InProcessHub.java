@@ -1,6 +1,6 @@
 package org.shmem4j.bootstrap;
 
-import java.security.SecureRandom;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.HexFormat;
 import java.util.Map;
 import org.shmem4j.ShmemException;
@@ -27,9 +27,7 @@ public final class InProcessHub {
         }
         this.size = size;
         this.environment = Map.copyOf(environment);
-        byte[] b = new byte[6];
-        new SecureRandom().nextBytes(b);
-        this.jobId = "t" + HexFormat.of().formatHex(b);
+        this.jobId = "t" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(4);
     }
 
     public String jobId() {

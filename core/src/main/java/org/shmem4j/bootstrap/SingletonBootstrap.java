@@ -1,6 +1,6 @@
 package org.shmem4j.bootstrap;
 
-import java.security.SecureRandom;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.HexFormat;
 
 /**
@@ -11,9 +11,7 @@ public final class SingletonBootstrap implements Bootstrap {
     private final String jobId;
 
     public SingletonBootstrap() {
-        byte[] b = new byte[6];
-        new SecureRandom().nextBytes(b);
-        this.jobId = "s" + HexFormat.of().formatHex(b);
+        this.jobId = "s" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(4);
     }
 
     @Override

@@ -190,17 +190,34 @@ public final class Oshrun {
         if (opts.jvmOptions().stream().noneMatch(o -> o.startsWith(EXIT_WAIT_FLAG))) {
             cmd.add(EXIT_WAIT_FLAG + "0");
         }
-        cmd.addAll(opts.jvmOptions());
-        var cp = new ArrayList<>(opts.classpath());
         String core = corePath();
-        if (!cp.contains(core)) {
-            cp.add(core);
-        }
+        classDataArchive(core, opts.jvmOptions()).ifPresent(cmd::addAll);
+        cmd.addAll(opts.jvmOptions());
+        // The core library comes first: the class-data archive is valid for class paths that
+        // start with the one it was made with.
+        var cp = new ArrayList<String>();
+        cp.add(core);
+        opts.classpath().stream().filter(e -> !e.equals(core)).forEach(cp::add);
         cmd.add("-cp");
         cmd.add(String.join(File.pathSeparator, cp));
         cmd.add(opts.mainClass());
         cmd.addAll(opts.programArgs());
         return cmd;
+    }
+
+    /**
+     * The options that map the library's class-data archive ({@code shmem4j.jsa} beside the core
+     * jar, made by the build) into a PE, unless the user chose their own archive or sharing mode.
+     * A stale archive is rejected by the JVM itself, silently with these options.
+     */
+    static java.util.Optional<List<String>> classDataArchive(String core, List<String> jvmOptions) {
+        Path archive = Path.of(core).resolveSibling("shmem4j.jsa");
+        boolean userChose = jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:SharedArchiveFile")
+                || o.startsWith("-Xshare") || o.startsWith("-XX:ArchiveClassesAtExit") || o.contains("AutoCreateSharedArchive"));
+        if (userChose || !core.endsWith(".jar") || !Files.isRegularFile(archive)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
     }
 
     /** The {@code java} that runs this launcher, so PEs get the same JDK. */

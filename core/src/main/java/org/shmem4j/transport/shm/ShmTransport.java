@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.HexFormat;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.Bootstrap;
@@ -123,10 +123,9 @@ public final class ShmTransport implements Transport {
         }
     }
 
+    /** Only avoids clashes (the job id is already secret-random); creation fails on an existing name. */
     private static String randomHex() {
-        byte[] b = new byte[6];
-        new SecureRandom().nextBytes(b);
-        return HexFormat.of().formatHex(b);
+        return HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(4);
     }
 
     @Override
