@@ -1,0 +1,80 @@
+package org.shmem4j.bench;
+
+import java.util.Map;
+
+/**
+ * The benchmark knobs, the same as the C peer's (peer/common.h), read from a map so that tests can
+ * pass their own values (a process cannot change its environment):
+ * <ul>
+ * <li>{@code PEER_REPS} (default 7, clamped to 1..64): timed repeats; the median is printed.</li>
+ * <li>{@code PEER_SCALE} (percent, default 100): iteration counts are {@code n * PEER_SCALE / 100},
+ *     at least 1, exactly as C's {@code scaled()}.</li>
+ * <li>{@code BENCH_WARMUP_SCALE}, or the system property {@code bench.warmup.scale} (which wins),
+ *     default 10: the untimed warm-up runs this many times the C peer's warm-up count (never fewer
+ *     than the C count). The C warm-up is about a tenth of one timed repeat, too short for the JIT
+ *     to reach C2 on loops that run a few thousand times; 10 makes it about one timed repeat. Use 1
+ *     for exactly the C warm-up.</li>
+ * </ul>
+ */
+public record Knobs(int reps, long scalePercent, double warmupScale) {
+    /** Same bound as C's MAX_REPS. */
+    public static final int MAX_REPS = 64;
+
+    public Knobs {
+        if (reps < 1 || reps > MAX_REPS) {
+            throw new IllegalArgumentException("reps must be in [1, " + MAX_REPS + "]: " + reps);
+        }
+        if (!(warmupScale >= 1.0)) {
+            throw new IllegalArgumentException("warm-up scale must be at least 1: " + warmupScale);
+        }
+    }
+
+    /** Knobs from the process environment (and the {@code bench.warmup.scale} system property). */
+    public static Knobs fromEnvironment() {
+        return of(System.getenv());
+    }
+
+    /** Knobs from {@code env}, with C's defaults and parsing (a bad number counts as 0, like strtol). */
+    public static Knobs of(Map<String, String> env) {
+        long r = number(env.get("PEER_REPS"), 7);
+        int reps = (int) Math.max(1, Math.min(MAX_REPS, r));
+        long scale = number(env.get("PEER_SCALE"), 100);
+        String w = System.getProperty("bench.warmup.scale");
+        if (w == null || w.isBlank()) {
+            w = env.get("BENCH_WARMUP_SCALE");
+        }
+        double warm = (w == null || w.isBlank()) ? 10.0 : Math.max(1.0, Double.parseDouble(w.trim()));
+        return new Knobs(reps, scale, warm);
+    }
+
+    /** C's {@code scaled(n)}: {@code n * PEER_SCALE / 100}, at least 1. */
+    public long scaled(long n) {
+        long v = n * scalePercent / 100;
+        return v < 1 ? 1 : v;
+    }
+
+    /** A warm-up count: the C peer's {@code cWarmup} times the warm-up scale (at least {@code cWarmup}). */
+    public long warmup(long cWarmup) {
+        return Math.max(cWarmup, (long) Math.ceil(cWarmup * warmupScale));
+    }
+
+    private static long number(String s, long def) {
+        if (s == null || s.isBlank()) {
+            return def;
+        }
+        // strtol semantics: leading digits (optionally signed), anything else ends the number
+        String t = s.trim();
+        int i = 0;
+        if (i < t.length() && (t.charAt(i) == '-' || t.charAt(i) == '+')) {
+            i++;
+        }
+        int start = i;
+        while (i < t.length() && Character.isDigit(t.charAt(i))) {
+            i++;
+        }
+        if (i == start) {
+            return 0;
+        }
+        return Long.parseLong(t.substring(0, i));
+    }
+}
