@@ -8,8 +8,10 @@
 #   NP=2                PEs (bin/oshrun -n)
 #   PEER_REPS=7         timed repeats per measurement (median printed), as the C peer
 #   PEER_SCALE=100      iteration counts in percent, as the C peer
-#   BENCH_WARMUP_SCALE  untimed warm-up as a multiple of the C warm-up (default 10 in the
-#                       programs; 1 = exactly the C warm-up); also -Dbench.warmup.scale
+#   BENCH_WARMUP_SCALE  untimed warm-up as a multiple of the C warm-up (default 1 in the
+#                       programs); also -Dbench.warmup.scale
+#   BENCH_JIT_WARMUP=1  warm-up at least 50000 ops (256 MiB at most) so the JIT reaches C2 even at small
+#                       PEER_SCALE; 0 (with BENCH_WARMUP_SCALE=1) = exactly the C warm-up
 #   BENCH_JVM_OPTS      JVM options for every PE (default below)
 #   BENCH_TIMEOUT=300   seconds allowed per program
 #   BENCH_IDLE_WAIT=60  seconds to wait, before each program, for the machine to go idle (<10% busy);
@@ -86,7 +88,7 @@ echo "# machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: 
 echo "# launcher: ${launch[*]} PROGRAM"
 [ -x bin/oshrun ] || echo "# WARNING: PEs are threads of one JVM, not processes: figures are indicative only"
 echo "# mode: $mode"
-echo "# knobs: NP=$np PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100} BENCH_WARMUP_SCALE=${BENCH_WARMUP_SCALE:-10}"
+echo "# knobs: NP=$np PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100} BENCH_WARMUP_SCALE=${BENCH_WARMUP_SCALE:-1} BENCH_JIT_WARMUP=${BENCH_JIT_WARMUP:-1}"
 echo "# loadavg before: $(cat /proc/loadavg)"
 
 status=0

@@ -27,7 +27,7 @@ public final class Barrier {
             double[] v = new double[nrep];
             for (int which = 0; which < 2; which++) {
                 for (int r = -1; r < nrep; r++) {
-                    long n = r < 0 ? knobs.warmup(Math.max(1, iters / 10)) : iters;
+                    long n = r < 0 ? knobs.warmup(Math.max(1, iters / 10), 8) : iters;
                     shmem.barrierAll();
                     long t0 = System.nanoTime();
                     if (which == 0) {

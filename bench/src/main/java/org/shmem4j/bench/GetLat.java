@@ -43,7 +43,7 @@ public final class GetLat {
             double[] v = new double[nrep];
             for (long bytes : SIZES) {
                 long iters = knobs.scaled(bytes <= 4096 ? 40000 : (bytes <= 65536 ? 8000 : 800));
-                long warm = knobs.warmup(iters / 10 + 10);
+                long warm = knobs.warmup(iters / 10 + 10, bytes);
                 MemorySegment dest = local.asSlice(0, bytes);
                 for (int r = -1; r < nrep; r++) {
                     long n = r < 0 ? warm : iters;
@@ -70,7 +70,7 @@ public final class GetLat {
             long iters = knobs.scaled(100000);
             long sink = 0;
             for (int r = -1; r < nrep; r++) {
-                long n = r < 0 ? knobs.warmup(Math.max(1, iters / 10)) : iters;
+                long n = r < 0 ? knobs.warmup(Math.max(1, iters / 10), 8) : iters;
                 shmem.barrierAll();
                 if (me == 0) {
                     long t0 = System.nanoTime();

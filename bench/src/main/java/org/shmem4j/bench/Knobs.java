@@ -10,13 +10,20 @@ import java.util.Map;
  * <li>{@code PEER_SCALE} (percent, default 100): iteration counts are {@code n * PEER_SCALE / 100},
  *     at least 1, exactly as C's {@code scaled()}.</li>
  * <li>{@code BENCH_WARMUP_SCALE}, or the system property {@code bench.warmup.scale} (which wins),
- *     default 10: the untimed warm-up runs this many times the C peer's warm-up count (never fewer
- *     than the C count). The C warm-up is about a tenth of one timed repeat, too short for the JIT
- *     to reach C2 on loops that run a few thousand times; 10 makes it about one timed repeat. Use 1
- *     for exactly the C warm-up.</li>
+ *     default 1: the untimed warm-up runs this many times the C peer's warm-up count.</li>
+ * <li>{@code BENCH_JIT_WARMUP}, or the system property {@code bench.jit.warmup}, default 1 (on):
+ *     the warm-up also runs at least {@link #JIT_OPS} operations (fewer for big transfers, at most
+ *     {@link #JIT_BYTES} bytes moved), whatever PEER_SCALE is. The C warm-up is a tenth of a
+ *     repeat, too few calls for the JIT to reach C2 in the hot loop at small PEER_SCALE, and the
+ *     first timed repeats would then measure the interpreter. Set 0 (with scale 1) for exactly the
+ *     C warm-up.</li>
  * </ul>
  */
-public record Knobs(int reps, long scalePercent, double warmupScale) {
+public record Knobs(int reps, long scalePercent, double warmupScale, boolean jitWarmup) {
+    /** Operations the JIT warm-up floor asks for (hot loops reach C2 well before this). */
+    public static final long JIT_OPS = 50_000;
+    /** Bound of the bytes the JIT warm-up floor moves per measurement. */
+    public static final long JIT_BYTES = 256L << 20;
     /** Same bound as C's MAX_REPS. */
     public static final int MAX_REPS = 64;
 
@@ -39,12 +46,11 @@ public record Knobs(int reps, long scalePercent, double warmupScale) {
         long r = number(env.get("PEER_REPS"), 7);
         int reps = (int) Math.max(1, Math.min(MAX_REPS, r));
         long scale = number(env.get("PEER_SCALE"), 100);
-        String w = System.getProperty("bench.warmup.scale");
-        if (w == null || w.isBlank()) {
-            w = env.get("BENCH_WARMUP_SCALE");
-        }
-        double warm = (w == null || w.isBlank()) ? 10.0 : Math.max(1.0, Double.parseDouble(w.trim()));
-        return new Knobs(reps, scale, warm);
+        String w = setting(env, "bench.warmup.scale", "BENCH_WARMUP_SCALE");
+        double warm = w == null ? 1.0 : Math.max(1.0, Double.parseDouble(w));
+        String j = setting(env, "bench.jit.warmup", "BENCH_JIT_WARMUP");
+        boolean jit = j == null || !(j.equals("0") || j.equalsIgnoreCase("false") || j.equalsIgnoreCase("no"));
+        return new Knobs(reps, scale, warm, jit);
     }
 
     /** C's {@code scaled(n)}: {@code n * PEER_SCALE / 100}, at least 1. */
@@ -56,6 +62,27 @@ public record Knobs(int reps, long scalePercent, double warmupScale) {
     /** A warm-up count: the C peer's {@code cWarmup} times the warm-up scale (at least {@code cWarmup}). */
     public long warmup(long cWarmup) {
         return Math.max(cWarmup, (long) Math.ceil(cWarmup * warmupScale));
+    }
+
+    /**
+     * A warm-up count of operations that move {@code bytesPerOp} each: {@link #warmup(long)}, and
+     * with the JIT floor on at least {@code min(JIT_OPS, JIT_BYTES / bytesPerOp)} (at least 1).
+     */
+    public long warmup(long cWarmup, long bytesPerOp) {
+        long w = warmup(cWarmup);
+        if (!jitWarmup) {
+            return w;
+        }
+        long floor = Math.max(1, Math.min(JIT_OPS, JIT_BYTES / Math.max(1, bytesPerOp)));
+        return Math.max(w, floor);
+    }
+
+    private static String setting(Map<String, String> env, String property, String variable) {
+        String v = System.getProperty(property);
+        if (v == null || v.isBlank()) {
+            v = env.get(variable);
+        }
+        return v == null || v.isBlank() ? null : v.trim();
     }
 
     private static long number(String s, long def) {

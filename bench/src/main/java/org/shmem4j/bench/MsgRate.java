@@ -72,7 +72,11 @@ public final class MsgRate {
             for (Case c : cases) {
                 boolean active = me == 0 || (c.bi && me == 1);
                 int senders = c.bi ? 2 : 1;
-                bench.stream(active, c.kind, knobs.warmup(batches / 10 + 1));
+                long warm = knobs.warmup(batches / 10 + 1);
+                if (knobs.jitWarmup()) {
+                    warm = Math.max(warm, Math.ceilDiv(Knobs.JIT_OPS, BATCH));   // the JIT floor, in batches
+                }
+                bench.stream(active, c.kind, warm);
                 for (int r = 0; r < nrep; r++) {
                     double t = bench.stream(active, c.kind, batches);
                     v[r] = senders * (double) batches * BATCH / t / 1e6;

@@ -61,7 +61,7 @@ public final class PutBw {
                 long ops = Math.max(2, knobs.scaled(64L << 20) / bytes);     // transfers per repeat
                 MemorySegment slice = loc.asSlice(0, bytes);
                 for (int r = -1; r < nrep; r++) {
-                    long n = r < 0 ? Math.min(ops, knobs.warmup(Math.min(ops, WINDOW))) : ops;
+                    long n = r < 0 ? knobs.warmup(Math.min(ops, WINDOW), bytes) : ops;
                     shmem.barrierAll();
                     if (me == 0) {
                         long ns = isGet ? gets(shmem, slice, sym, n) : puts(shmem, sym, slice, n);

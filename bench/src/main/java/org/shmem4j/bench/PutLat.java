@@ -75,7 +75,7 @@ public final class PutLat {
             double[][] v = new double[nsizes + 1][nrep];
             for (int r = -1; r < nrep; r++) {
                 for (int s = 0; s <= nsizes; s++) {
-                    long n = r < 0 ? knobs.warmup(iters[s] / 10 + 10) : iters[s];
+                    long n = r < 0 ? knobs.warmup(iters[s] / 10 + 10, Math.max(8, sizes(s))) : iters[s];
                     double us = bench.pingpong(slices[s], n);
                     if (r >= 0) {
                         v[s][r] = us;
@@ -98,6 +98,10 @@ public final class PutLat {
             buf.close();
             return 0;
         }
+    }
+
+    private static long sizes(int s) {
+        return s < SIZES.length ? SIZES[s] : 0;
     }
 
     /** {@code n} ping-pongs carrying {@code src} (null: flag only); microseconds per half trip. */

@@ -24,7 +24,7 @@ import org.shmem4j.inprocess.InProcessJob;
  * number formats, so peer/compare.py pairs them) and that the job ends with status 0.
  */
 class BenchSmokeTest {
-    private static final Knobs QUICK = Knobs.of(Map.of("PEER_SCALE", "1", "PEER_REPS", "1", "BENCH_WARMUP_SCALE", "1"));
+    private static final Knobs QUICK = Knobs.of(Map.of("PEER_SCALE", "1", "PEER_REPS", "1", "BENCH_WARMUP_SCALE", "1", "BENCH_JIT_WARMUP", "0"));
     private static final String US = "us=\\d+\\.\\d{3}";
 
     private static List<String> expected(String program) {
@@ -105,5 +105,9 @@ class BenchSmokeTest {
         assertEquals(1, k.scaled(10));
         assertEquals(30, k.warmup(10));
         assertEquals(1, Knobs.of(Map.of("PEER_REPS", "0")).reps());
+        assertEquals(Knobs.JIT_OPS, d.warmup(10, 8));
+        assertEquals(1, Knobs.of(Map.of()).warmupScale());
+        assertEquals(4, d.warmup(2, 64L << 20));
+        assertEquals(10, Knobs.of(Map.of("BENCH_JIT_WARMUP", "0")).warmup(10, 8));
     }
 }
