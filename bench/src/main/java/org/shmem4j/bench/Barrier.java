@@ -26,8 +26,19 @@ public final class Barrier {
             long iters = knobs.scaled(20000);
             double[] v = new double[nrep];
             for (int which = 0; which < 2; which++) {
-                for (int r = -1; r < nrep; r++) {
-                    long n = r < 0 ? knobs.warmup(Math.max(1, iters / 10), 8) : iters;
+                try (Warmup warmup = new Warmup(shmem, knobs)) {
+                    long t0 = System.nanoTime();
+                    long n = knobs.warmup(Math.max(1, iters / 10), 8);
+                    do {
+                        if (which == 0) {
+                            barriers(shmem, n);
+                        } else {
+                            syncs(shmem, n);
+                        }
+                    } while (warmup.again(t0));
+                }
+                for (int r = 0; r < nrep; r++) {
+                    long n = iters;
                     shmem.barrierAll();
                     long t0 = System.nanoTime();
                     if (which == 0) {
@@ -36,9 +47,7 @@ public final class Barrier {
                         syncs(shmem, n);
                     }
                     long t1 = System.nanoTime();
-                    if (r >= 0) {
-                        v[r] = Bench.usPer(t1 - t0, n);
-                    }
+                    v[r] = Bench.usPer(t1 - t0, n);
                 }
                 if (me == 0) {
                     Bench.line("%s pes=%d us=%.3f", which == 0 ? "barrier_all" : "sync_all", shmem.nPes(),

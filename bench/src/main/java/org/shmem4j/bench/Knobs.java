@@ -17,9 +17,13 @@ import java.util.Map;
  *     repeat, too few calls for the JIT to reach C2 in the hot loop at small PEER_SCALE, and the
  *     first timed repeats would then measure the interpreter. Set 0 (with scale 1) for exactly the
  *     C warm-up.</li>
+ * <li>{@code BENCH_WARMUP_MS}, or the system property {@code bench.warmup.ms}, default 200: the
+ *     first warm-up round of each program part is repeated (all PEs alike, see {@link Warmup})
+ *     until this many milliseconds have passed, so that the JIT's compilations of the hot loops
+ *     have finished before timing starts. 0: one round, as the C peer.</li>
  * </ul>
  */
-public record Knobs(int reps, long scalePercent, double warmupScale, boolean jitWarmup) {
+public record Knobs(int reps, long scalePercent, double warmupScale, boolean jitWarmup, long warmupMillis) {
     /** Operations the JIT warm-up floor asks for (hot loops reach C2 well before this). */
     public static final long JIT_OPS = 50_000;
     /** Bound of the bytes the JIT warm-up floor moves per measurement. */
@@ -50,7 +54,9 @@ public record Knobs(int reps, long scalePercent, double warmupScale, boolean jit
         double warm = w == null ? 1.0 : Math.max(1.0, Double.parseDouble(w));
         String j = setting(env, "bench.jit.warmup", "BENCH_JIT_WARMUP");
         boolean jit = j == null || !(j.equals("0") || j.equalsIgnoreCase("false") || j.equalsIgnoreCase("no"));
-        return new Knobs(reps, scale, warm, jit);
+        String ms = setting(env, "bench.warmup.ms", "BENCH_WARMUP_MS");
+        long millis = ms == null ? 200 : Math.max(0, number(ms, 200));
+        return new Knobs(reps, scale, warm, jit, millis);
     }
 
     /** C's {@code scaled(n)}: {@code n * PEER_SCALE / 100}, at least 1. */

@@ -76,7 +76,12 @@ public final class MsgRate {
                 if (knobs.jitWarmup()) {
                     warm = Math.max(warm, Math.ceilDiv(Knobs.JIT_OPS, BATCH));   // the JIT floor, in batches
                 }
-                bench.stream(active, c.kind, warm);
+                try (Warmup warmup = new Warmup(shmem, knobs)) {
+                    long t0 = System.nanoTime();
+                    do {
+                        bench.stream(active, c.kind, warm);
+                    } while (warmup.again(t0));
+                }
                 for (int r = 0; r < nrep; r++) {
                     double t = bench.stream(active, c.kind, batches);
                     v[r] = senders * (double) batches * BATCH / t / 1e6;

@@ -56,6 +56,20 @@ public final class PutBw {
             loc.fill((byte) ('a' + me));
             shmem.barrierAll();
 
+            try (Warmup warmup = new Warmup(shmem, knobs)) {   // the hot loop, before any timing
+                MemorySegment first = loc.asSlice(0, 4096);
+                long t0 = System.nanoTime();
+                do {
+                    if (me == 0) {
+                        long n = knobs.warmup(WINDOW, 4096);
+                        if (isGet) {
+                            gets(shmem, first, sym, n);
+                        } else {
+                            puts(shmem, sym, first, n);
+                        }
+                    }
+                } while (warmup.again(t0));
+            }
             double[] v = new double[nrep];
             for (long bytes = 4096; bytes <= MAX_BYTES; bytes *= 4) {
                 long ops = Math.max(2, knobs.scaled(64L << 20) / bytes);     // transfers per repeat

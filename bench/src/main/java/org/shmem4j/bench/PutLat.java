@@ -73,13 +73,17 @@ public final class PutLat {
                 iters[s] = knobs.scaled(b <= 4096 ? 20000 : (b <= 65536 ? 4000 : 400));
             }
             double[][] v = new double[nsizes + 1][nrep];
-            for (int r = -1; r < nrep; r++) {
-                for (int s = 0; s <= nsizes; s++) {
-                    long n = r < 0 ? knobs.warmup(iters[s] / 10 + 10, Math.max(8, sizes(s))) : iters[s];
-                    double us = bench.pingpong(slices[s], n);
-                    if (r >= 0) {
-                        v[s][r] = us;
+            try (Warmup warmup = new Warmup(shmem, knobs)) {
+                long t0 = System.nanoTime();
+                do {
+                    for (int s = 0; s <= nsizes; s++) {
+                        bench.pingpong(slices[s], knobs.warmup(iters[s] / 10 + 10, Math.max(8, sizes(s))));
                     }
+                } while (warmup.again(t0));
+            }
+            for (int r = 0; r < nrep; r++) {
+                for (int s = 0; s <= nsizes; s++) {
+                    v[s][r] = bench.pingpong(slices[s], iters[s]);
                 }
             }
             // the last payload (1 MiB) must have arrived

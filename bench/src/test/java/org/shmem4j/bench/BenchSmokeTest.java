@@ -24,7 +24,8 @@ import org.shmem4j.inprocess.InProcessJob;
  * number formats, so peer/compare.py pairs them) and that the job ends with status 0.
  */
 class BenchSmokeTest {
-    private static final Knobs QUICK = Knobs.of(Map.of("PEER_SCALE", "1", "PEER_REPS", "1", "BENCH_WARMUP_SCALE", "1", "BENCH_JIT_WARMUP", "0"));
+    private static final Knobs QUICK = Knobs.of(Map.of("PEER_SCALE", "1", "PEER_REPS", "1", "BENCH_WARMUP_SCALE", "1", "BENCH_JIT_WARMUP", "0",
+            "BENCH_WARMUP_MS", "0"));
     private static final String US = "us=\\d+\\.\\d{3}";
 
     private static List<String> expected(String program) {
@@ -107,6 +108,7 @@ class BenchSmokeTest {
         assertEquals(1, Knobs.of(Map.of("PEER_REPS", "0")).reps());
         assertEquals(Knobs.JIT_OPS, d.warmup(10, 8));
         assertEquals(1, Knobs.of(Map.of()).warmupScale());
+        assertEquals(200, d.warmupMillis());
         assertEquals(4, d.warmup(2, 64L << 20));
         assertEquals(10, Knobs.of(Map.of("BENCH_JIT_WARMUP", "0")).warmup(10, 8));
     }
