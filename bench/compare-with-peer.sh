@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# bench/compare-with-peer.sh - run the C peer (Open MPI OSHMEM) and the shmem4j benchmarks in
+# interleaved passes (C, Java, C, Java, ...) and print peer/compare.py's table.
+#
+# Usage: bench/compare-with-peer.sh [PASSES]     (default 3)
+# Writes peer-results/c-<stamp>-<i>.txt, peer-results/java-<stamp>-<i>.txt and
+# peer-results/compare-<stamp>.md (peer-results/ is git-ignored).
+# Knobs: NP (or PEER_NP, default 2), PEER_REPS, PEER_SCALE (both sides); PEER_DIR (the C peer's
+# folder, default ../shared/peer seen from the project root; it is copied to a temporary directory
+# because its run.sh writes results and build/ next to itself); the knobs of bench/run.sh and
+# peer/run.sh. Needs: oshcc and oshrun (apt-get install -y openmpi-bin libopenmpi-dev), gcc, python3.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+cd "$root"
+
+passes=${1:-3}
+np=${NP:-${PEER_NP:-2}}
+export NP=$np PEER_NP=$np
+peer_src=${PEER_DIR:-$root/../shared/peer}
+[ -f "$peer_src/run.sh" ] || { echo "compare-with-peer.sh: no C peer at $peer_src (set PEER_DIR)" >&2; exit 1; }
+for tool in oshcc oshrun gcc python3; do
+    command -v "$tool" >/dev/null || {
+        echo "compare-with-peer.sh: $tool not found (apt-get install -y openmpi-bin libopenmpi-dev)" >&2; exit 1; }
+done
+
+work=$(mktemp -d /tmp/shmem4j-peer.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cp -r "$peer_src/." "$work/"
+rm -f "$work"/results-*.txt          # only this run's C results are wanted
+rm -rf "$work/build"
+
+mkdir -p peer-results
+stamp=$(date -u +%Y%m%d-%H%M%S)
+cfiles=() jfiles=()
+failed=0
+for i in $(seq 1 "$passes"); do
+    echo "compare-with-peer.sh: pass $i of $passes: C" >&2
+    (cd "$work" && ./run.sh 1) > "peer-results/c-$stamp-$i.log" 2>&1 || failed=1
+    newest=$(ls -t "$work"/results-*.txt 2>/dev/null | head -1)
+    if [ -z "$newest" ]; then
+        echo "compare-with-peer.sh: the C peer wrote no results (see peer-results/c-$stamp-$i.log)" >&2
+        exit 1
+    fi
+    mv "$newest" "peer-results/c-$stamp-$i.txt"
+    cfiles+=("peer-results/c-$stamp-$i.txt")
+
+    echo "compare-with-peer.sh: pass $i of $passes: Java" >&2
+    bench/run.sh > "peer-results/java-$stamp-$i.txt" || failed=1
+    jfiles+=("peer-results/java-$stamp-$i.txt")
+done
+
+{
+    echo "# compare-with-peer.sh $passes passes, NP=$np PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100}, $(date -u +%FT%TZ)"
+    grep -h '^# WARNING' "${jfiles[@]}" | sort -u
+    echo
+    python3 "$work/compare.py" --java "${jfiles[@]}" --c "${cfiles[@]}"
+} | tee "peer-results/compare-$stamp.md"
+[ "$failed" -eq 0 ] || echo "compare-with-peer.sh: some program failed: see the '# ... FAILED' lines in peer-results/*-$stamp-*.txt" >&2
+exit $failed

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# bench/run.sh - build (if needed) and run the shmem4j benchmarks, the Java counterparts of the
+# C peer's programs (../shared/peer), printing the same lines so peer/compare.py pairs them.
+#
+# Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate barrier (default: all five)
+# Results go to stdout ('#' lines are comments); redirect to a file to keep them.
+# Knobs (environment):
+#   NP=2                PEs (bin/oshrun -n)
+#   PEER_REPS=7         timed repeats per measurement (median printed), as the C peer
+#   PEER_SCALE=100      iteration counts in percent, as the C peer
+#   BENCH_WARMUP_SCALE  untimed warm-up as a multiple of the C warm-up (default 1 in the
+#                       programs); also -Dbench.warmup.scale
+#   BENCH_JIT_WARMUP=1  warm-up at least 50000 ops (256 MiB at most) so the JIT reaches C2 even at small
+#                       PEER_SCALE; 0 (with BENCH_WARMUP_SCALE=1) = exactly the C warm-up
+#   BENCH_JVM_OPTS      JVM options for every PE (default below)
+#   BENCH_TIMEOUT=300   seconds allowed per program
+#   BENCH_IDLE_WAIT=60  seconds to wait, before each program, for the machine to go idle (<10% busy);
+#                       the busy share seen is logged (as the C peer's run.sh does)
+# Launcher: bin/oshrun (PEs are JVM processes). If bin/oshrun does not exist yet, the programs run
+# in-process (PEs as threads of one JVM, org.shmem4j.bench.InProcess) and a '# WARNING' line says so:
+# those figures are indicative only.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+cd "$root"
+
+np=${NP:-2}
+limit=${BENCH_TIMEOUT:-300}
+progs=("$@")
+[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate barrier)
+# Serial GC and a fixed, pre-touched heap: the programs allocate nothing in their timed loops,
+# so the collector only has to stay out of the way; the big buffers are native (Arena) memory.
+jvm_opts=${BENCH_JVM_OPTS:--XX:+UseSerialGC -Xms256m -Xmx256m -XX:+AlwaysPreTouch}
+jar=bench/target/shmem4j-bench.jar
+core=core/target/shmem4j.jar
+cp="$jar:$core"
+
+# build when a jar is missing or older than a source or pom of core/bench
+stale=""
+if [ ! -f "$jar" ] || [ ! -f "$core" ]; then
+    stale=yes
+elif [ -n "$(find core/src core/pom.xml bench/src bench/pom.xml pom.xml -newer "$jar" -type f -print -quit)" ]; then
+    stale=yes
+fi
+if [ -n "$stale" ]; then
+    echo "bench/run.sh: building core and bench" >&2
+    bin/mvn25 -q -o -pl bench -am package -DskipTests >&2 \
+        || bin/mvn25 -q -pl bench -am package -DskipTests >&2 \
+        || { echo "bench/run.sh: build failed" >&2; exit 1; }
+fi
+
+if [ -x bin/oshrun ]; then
+    launch=(bin/oshrun -n "$np" $jvm_opts -cp "$cp" org.shmem4j.bench.Main)
+    mode="processes (bin/oshrun)"
+else
+    . bin/jdk25.sh
+    find_jdk25
+    launch=("$JAVA25/bin/java" $jvm_opts -cp "$cp" org.shmem4j.bench.InProcess -n "$np")
+    mode="in-process threads (bin/oshrun not found)"
+fi
+
+# percent of all CPUs busy over the next half second (from /proc/stat)
+busy_pct() {
+    local a b
+    a=$(awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
+    sleep 0.5
+    b=$(awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
+    awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ");
+        busy = y[1] - x[1]; idle = y[2] - x[2];
+        printf "%d", (busy + idle > 0) ? 100 * busy / (busy + idle) : 0 }'
+}
+
+# wait (bounded by BENCH_IDLE_WAIT) until the machine is quiet; echo the last busy share seen
+wait_idle() {
+    local deadline=$(( $(date +%s) + ${BENCH_IDLE_WAIT:-60} )) pct
+    while :; do
+        pct=$(busy_pct)
+        if [ "$pct" -le 10 ] || [ "$(date +%s)" -ge "$deadline" ]; then
+            echo "$pct"
+            return
+        fi
+        sleep 2
+    done
+}
+
+echo "# shmem4j bench results, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null)"
+echo "# machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
+echo "# launcher: ${launch[*]} PROGRAM"
+[ -x bin/oshrun ] || echo "# WARNING: PEs are threads of one JVM, not processes: figures are indicative only"
+echo "# mode: $mode"
+echo "# knobs: NP=$np PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100} BENCH_WARMUP_SCALE=${BENCH_WARMUP_SCALE:-1} BENCH_JIT_WARMUP=${BENCH_JIT_WARMUP:-1}"
+echo "# loadavg before: $(cat /proc/loadavg)"
+
+status=0
+errlog=$(mktemp)
+for p in "${progs[@]}"; do
+    busy=$(wait_idle)
+    t0=$(date +%s.%N)
+    timeout "$limit" "${launch[@]}" "$p" 2> "$errlog"
+    rc=$?
+    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    echo "# $p rc=$rc seconds=$secs cpu_busy_before=${busy}%"
+    if [ "$rc" -ne 0 ]; then
+        echo "# $p FAILED: $(grep -v '^$' "$errlog" | tail -3 | tr '\n' ' ')"
+        cat "$errlog" >&2
+        status=1
+    fi
+done
+rm -f "$errlog"
+echo "# loadavg after: $(cat /proc/loadavg)"
+exit $status

@@ -1,0 +1,50 @@
+package org.shmem4j.bench;
+
+import java.util.List;
+
+/**
+ * Runs one benchmark program, or all of them in turn, on this PE:
+ * {@code java ... org.shmem4j.bench.Main put_lat|get_lat|put_bw|msgrate|barrier|all}
+ * (started on every PE by {@code bin/oshrun}; see bench/run.sh). Knobs come from the environment
+ * ({@link Knobs}). The exit status is non-zero when a program fails.
+ */
+public final class Main {
+    /** The programs, in the order of the C peer's run.sh. */
+    public static final List<String> PROGRAMS = List.of("put_lat", "get_lat", "put_bw", "msgrate", "barrier");
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length != 1) {
+            System.err.println("usage: org.shmem4j.bench.Main " + String.join("|", PROGRAMS) + "|all");
+            System.exit(2);
+        }
+        System.exit(run(args[0], Knobs.fromEnvironment()));
+    }
+
+    /** Runs {@code program} ("all" for every one) on this PE; returns the exit status. */
+    public static int run(String program, Knobs knobs) {
+        if (program.equals("all")) {
+            for (String p : PROGRAMS) {
+                int status = run(p, knobs);
+                if (status != 0) {
+                    return status;
+                }
+            }
+            return 0;
+        }
+        return switch (program) {
+            case "put_lat" -> PutLat.run(knobs);
+            case "get_lat" -> GetLat.run(knobs);
+            case "put_bw" -> PutBw.run(knobs);
+            case "msgrate" -> MsgRate.run(knobs);
+            case "barrier" -> Barrier.run(knobs);
+            default -> {
+                System.err.println("unknown benchmark '" + program + "'; expected one of "
+                        + String.join(", ", PROGRAMS) + ", all");
+                yield 2;
+            }
+        };
+    }
+}
