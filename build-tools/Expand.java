@@ -14,8 +14,9 @@
  *   $t$ long   $T$ Long   $Box$ Long   $LAYOUT$ JAVA_LONG   $BYTES$ 8   $BITS$ 64
  *   $ctypes$   the C TYPENAMEs of the spec's RMA table carried by this Java type
  *   $S$ 64     $SBYTES$ 8   (inside a size loop)
- *   $each:shmem_%_p$   "shmem_long_p", "shmem_longlong_p", ... : the pattern once per C TYPENAME
- *                      of the current type, quoted and comma-separated (for @Binds lists)
+ *   $each:shmem_%_p shmem_ctx_%_p$   "shmem_long_p", "shmem_longlong_p", ..., "shmem_ctx_long_p", ...:
+ *                      each space-separated pattern once per C TYPENAME of the current type, quoted
+ *                      and comma-separated (for @Binds lists; empty for a type with no C name)
  * Blocks nest (a size loop inside a type loop and vice versa).
  */
 import java.io.IOException;
@@ -133,7 +134,9 @@ public class Expand {
         String names = vars.get("$cnames$");
         if (names != null) {
             s = EACH.matcher(s).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(names.isEmpty() ? "" : String.join(", ",
-                    Arrays.stream(names.split(",")).map(n -> "\"" + m.group(1).replace("%", n) + "\"").toList())));
+                    Arrays.stream(m.group(1).trim().split("\\s+"))
+                            .flatMap(pattern -> Arrays.stream(names.split(",")).map(n -> "\"" + pattern.replace("%", n) + "\""))
+                            .toList())));
         }
         for (Map.Entry<String, String> e : vars.entrySet()) s = s.replace(e.getKey(), e.getValue());
         return s;

@@ -48,7 +48,8 @@ public abstract sealed class SymmetricObject implements AutoCloseable permits Sy
 
     /**
      * This PE's own copy of the object, for local loads and stores. Remote PEs may write it at any
-     * time, so synchronise (barrier, wait) before reading data that others put.
+     * time, so synchronise (barrier, wait) before reading data that others put. Each call makes a
+     * new slice: hot loops should keep the segment rather than call this per access.
      */
     public final MemorySegment segment() {
         checkLive("segment");
