@@ -1,0 +1,115 @@
+package org.shmem4j.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.shmem4j.examples.Hello;
+
+/**
+ * Jobs that go wrong end in bounded time with a non-zero status, a message that says which PE
+ * failed and how, and no shared-memory file left behind.
+ */
+@Timeout(120)
+class FailureContainmentTest {
+    private static final Pattern READY = Pattern.compile("ready (\\d+) (\\d+) (\\S+)");
+
+    @Test
+    void sigkillOfOnePeEndsTheJobQuicklyAndCleansSharedMemory() throws InterruptedException {
+        Set<String> shmBefore = Jobs.shmFiles();
+        int n = 4;
+        int victim = 2;
+        try (var job = Jobs.start("KillTarget -n 4", Jobs.oshrun(n, KillTarget.class), Map.of())) {
+            List<String> ready = job.awaitStdout(lines -> lines.stream().filter(l -> READY.matcher(l).matches()).count() == n,
+                    Duration.ofSeconds(30));
+            var pids = new HashMap<Integer, Long>();
+            String jobId = null;
+            for (String l : ready) {
+                Matcher m = READY.matcher(l);
+                if (m.matches()) {
+                    pids.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
+                    assertTrue(jobId == null || jobId.equals(m.group(3)), () -> "PEs disagree on the job id: " + ready);
+                    jobId = m.group(3);
+                }
+            }
+            assertEquals(Set.of(0, 1, 2, 3), pids.keySet(), ready::toString);
+            assertTrue(jobId != null && !jobId.equals("null"), () -> "no SHMEM4J_JOB_ID in " + ready);
+
+            long victimPid = pids.get(victim);
+            var handle = ProcessHandle.of(victimPid).orElseThrow(() -> new AssertionError("PE " + victim + " is gone"));
+            long killedAt = System.nanoTime();
+            assertTrue(handle.destroyForcibly(), "SIGKILL not sent"); // SIGKILL on Linux
+            boolean ended = job.process.waitFor(10, TimeUnit.SECONDS);
+            long latencyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+            var r = job.await(Duration.ofSeconds(5)); // kills and fails when it has not ended
+            Jobs.record("kill-to-exit latency: " + latencyMs + " ms (oshrun exit " + r.exit() + ")");
+            assertTrue(ended);
+            assertTrue(latencyMs < 2000, () -> "oshrun took " + latencyMs + " ms after the SIGKILL to exit:\n" + r.describe());
+            assertNotEquals(0, r.exit(), r::describe);
+            assertEquals(128 + 9, r.exit(), r::describe);
+            assertTrue(r.stderrText().contains("PE " + victim + " (pid " + victimPid + ")"), r::describe);
+            assertTrue(r.stderrText().contains("SIGKILL"), r::describe);
+
+            // The other PEs are gone too, and so are the job's heap files.
+            for (var e : pids.entrySet()) {
+                var h = ProcessHandle.of(e.getValue());
+                assertTrue(h.isEmpty() || !h.get().isAlive() || !h.get().info().commandLine().orElse("")
+                        .contains(KillTarget.class.getName()), "PE " + e.getKey() + " outlived oshrun");
+            }
+            String prefix = "shmem4j-" + jobId;
+            var ofJob = Jobs.shmFiles().stream().filter(f -> f.startsWith(prefix)).toList();
+            assertEquals(List.of(), ofJob, "heap files of job " + jobId + " left in " + Jobs.SHM_DIR);
+        }
+        assertEquals(Set.of(), Jobs.leakedShmFiles(shmBefore), "shmem4j-* files left in " + Jobs.SHM_DIR);
+    }
+
+    @Test
+    void aPeThatThrowsBeforeFinalizeIsNamedAndFailsTheJob() {
+        Set<String> shmBefore = Jobs.shmFiles();
+        var r = Jobs.run("ThrowBeforeFinalize -n 3", Jobs.oshrun(3, ThrowBeforeFinalize.class, "1"));
+        assertNotEquals(0, r.exit(), r::describe);
+        assertEquals(1, r.exit(), r::describe); // an uncaught exception ends a JVM with status 1
+        assertTrue(r.wallMillis() < 10_000, r::describe);
+        String err = r.stderrText();
+        assertTrue(err.contains("deliberate failure on PE 1 before shmem_finalize"), r::describe);
+        assertTrue(err.matches("(?s).*oshrun: PE 1 \\(pid \\d+\\) exited with status 1 before finalizing.*"), r::describe);
+        assertEquals(Set.of(), Jobs.leakedShmFiles(shmBefore));
+    }
+
+    @Test
+    void anUnparsableSymmetricSizeFailsTheJobAndSaysWhy() {
+        Set<String> shmBefore = Jobs.shmFiles();
+        var r = Jobs.run("Hello -n 2 SHMEM_SYMMETRIC_SIZE=12q", Jobs.oshrun(2, Hello.class),
+                Map.of("SHMEM_SYMMETRIC_SIZE", "12q"), Duration.ofSeconds(30));
+        assertNotEquals(0, r.exit(), r::describe);
+        assertTrue(r.wallMillis() < 5_000, r::describe);
+        assertTrue(r.stderrText().contains("SHMEM_SYMMETRIC_SIZE"), r::describe);
+        assertTrue(r.stderrText().contains("12q"), r::describe);
+        assertEquals(List.of(), r.stdout(), r::describe);
+        assertEquals(Set.of(), Jobs.leakedShmFiles(shmBefore));
+    }
+
+    @Test
+    void aSymmetricSizeBeyondTheFreeSharedMemoryFailsTheJobAndSaysWhy() {
+        Set<String> shmBefore = Jobs.shmFiles();
+        var r = Jobs.run("Hello -n 2 SHMEM_SYMMETRIC_SIZE=64t", Jobs.oshrun(2, Hello.class),
+                Map.of("SHMEM_SYMMETRIC_SIZE", "64t"), Duration.ofSeconds(30));
+        assertNotEquals(0, r.exit(), r::describe);
+        assertTrue(r.wallMillis() < 5_000, r::describe);
+        assertTrue(r.stderrText().contains("free"), r::describe);
+        assertTrue(r.stderrText().contains(Jobs.SHM_DIR.toString()), r::describe);
+        assertTrue(r.stderrText().contains("SHMEM_SYMMETRIC_SIZE"), r::describe);
+        assertEquals(List.of(), r.stdout(), r::describe);
+        assertEquals(Set.of(), Jobs.leakedShmFiles(shmBefore));
+    }
+}

@@ -1,0 +1,74 @@
+package org.shmem4j.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.shmem4j.examples.Hello;
+
+/** Launcher features seen from outside: tagged output, re-initialisation, the bin/oshrun script. */
+@Timeout(120)
+class LauncherTest {
+
+    private static List<String> sorted(List<String> lines) {
+        var s = new ArrayList<>(lines);
+        s.sort(null);
+        return s;
+    }
+
+    @Test
+    void tagOutputPrefixesEveryLineWithItsRank() {
+        var args = new ArrayList<>(List.of("-n", "3", "--tag-output", "-cp", Jobs.peClasspath(), Hello.class.getName()));
+        var r = Jobs.run("Hello -n 3 --tag-output", Jobs.oshrun(args));
+        assertEquals(0, r.exit(), r::describe);
+        assertEquals(IntStream.range(0, 3).mapToObj(i -> "[1," + i + "]<stdout>: Hello from PE " + i + " of 3").toList(),
+                sorted(r.stdout()), r::describe);
+        assertEquals(List.of(), r.stderr(), r::describe);
+    }
+
+    @Test
+    void eachPeInitializesAndFinalizesTwice() {
+        Set<String> shmBefore = Jobs.shmFiles();
+        var r = Jobs.run("Reinit -n 3", Jobs.oshrun(3, Reinit.class));
+        assertEquals(0, r.exit(), r::describe);
+        var expected = new ArrayList<String>();
+        for (int epoch = 1; epoch <= 2; epoch++) {
+            for (int pe = 0; pe < 3; pe++) {
+                expected.add("epoch " + epoch + " PE " + pe + " got " + (100 * epoch + (pe + 2) % 3));
+            }
+        }
+        assertEquals(sorted(expected), sorted(r.stdout()), r::describe);
+        assertEquals(List.of(), r.stderr(), r::describe);
+        assertEquals(Set.of(), Jobs.leakedShmFiles(shmBefore));
+    }
+
+    /** The command of the README, with the jars the build made: {@code bin/oshrun -n 2 -cp examples.jar Hello}. */
+    @Test
+    void theOshrunScriptRunsAJobFromTheBuiltJars() {
+        Path module = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
+        Path root = module.getParent();
+        Path script = root.resolve("bin/oshrun");
+        Path examplesJar = root.resolve("examples/target/shmem4j-examples.jar");
+        var jars = List.of(root.resolve("core/target/shmem4j.jar"), root.resolve("launcher/target/shmem4j-launcher.jar"),
+                examplesJar);
+        assumeTrue(Files.isExecutable(script), () -> script + " is missing (not run from the it module of the source tree?)");
+        for (Path jar : jars) {
+            assumeTrue(Files.isRegularFile(jar), () -> jar + " is not built: this test needs the jars of `mvn verify`"
+                    + " (or install), not just `mvn test`");
+        }
+        var r = Jobs.run("bin/oshrun Hello -n 2",
+                List.of(script.toString(), "-n", "2", "-cp", examplesJar.toString(), Hello.class.getName()), Map.of(),
+                Jobs.BOUND);
+        assertEquals(0, r.exit(), r::describe);
+        assertEquals(List.of("Hello from PE 0 of 2", "Hello from PE 1 of 2"), sorted(r.stdout()), r::describe);
+        assertEquals(List.of(), r.stderr(), r::describe);
+    }
+}
