@@ -17,6 +17,7 @@
  *   $each:shmem_%_p shmem_ctx_%_p$   "shmem_long_p", "shmem_longlong_p", ..., "shmem_ctx_long_p", ...:
  *                      each space-separated pattern once per C TYPENAME of the current type, quoted
  *                      and comma-separated (for @Binds lists; empty for a type with no C name)
+ *   $each@amo:...$     the same over another of the spec's type tables (amo, ext, bit; rma is the default)
  * Blocks nest (a size loop inside a type loop and vice versa).
  */
 import java.io.IOException;
@@ -29,6 +30,32 @@ public class Expand {
         /** The C TYPENAMEs of the RMA table carried by this type (none for the Java-only char). */
         List<String> cnames() {
             return ctypes.startsWith("(") ? List.of() : List.of(ctypes.split(",\\s*"));
+        }
+
+        /**
+         * The C TYPENAMEs of one of the spec's type tables carried by this type: "rma" (table 5),
+         * "amo" (standard AMOs, table 6, also the point-to-point synchronization types), "ext"
+         * (extended AMOs, table 7), "bit" (bitwise AMOs, table 8).
+         */
+        List<String> cnames(String table) {
+            return switch (table) {
+                case "rma" -> cnames();
+                case "amo" -> switch (t) {
+                    case "int" -> List.of("int", "uint", "int32", "uint32");
+                    case "long" -> List.of("long", "longlong", "ulong", "ulonglong", "int64", "uint64", "size", "ptrdiff");
+                    default -> List.of();
+                };
+                case "ext" -> switch (t) {
+                    case "float", "double" -> List.of(t);
+                    default -> cnames("amo");
+                };
+                case "bit" -> switch (t) {
+                    case "int" -> List.of("uint", "int32", "uint32");
+                    case "long" -> List.of("ulong", "ulonglong", "int64", "uint64");
+                    default -> List.of();
+                };
+                default -> throw new IllegalStateException("unknown type table " + table);
+            };
         }
     }
 
@@ -82,7 +109,6 @@ public class Expand {
         v.put("$t$", c.t()); v.put("$T$", c.T()); v.put("$Box$", c.box()); v.put("$LAYOUT$", c.layout());
         v.put("$BYTES$", Integer.toString(c.bytes())); v.put("$BITS$", Integer.toString(c.bytes() * 8));
         v.put("$ctypes$", c.ctypes());
-        v.put("$cnames$", String.join(",", c.cnames()));
         return v;
     }
 
@@ -127,16 +153,20 @@ public class Expand {
         throw new IllegalStateException(where + ":" + (start + 1) + ": //# for without //# end");
     }
 
-    static final java.util.regex.Pattern EACH = java.util.regex.Pattern.compile("\\$each:([^$]+)\\$");
+    static final java.util.regex.Pattern EACH = java.util.regex.Pattern.compile("\\$each(?:@(\\w+))?:([^$]+)\\$");
 
     static String subst(String s, Map<String, String> vars) {
         if (s.indexOf('$') < 0) return s;
-        String names = vars.get("$cnames$");
-        if (names != null) {
-            s = EACH.matcher(s).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(names.isEmpty() ? "" : String.join(", ",
-                    Arrays.stream(m.group(1).trim().split("\\s+"))
-                            .flatMap(pattern -> Arrays.stream(names.split(",")).map(n -> "\"" + pattern.replace("%", n) + "\""))
-                            .toList())));
+        String type = vars.get("$t$");
+        if (type != null) {
+            Carrier c = CARRIERS.get(type);
+            s = EACH.matcher(s).replaceAll(m -> {
+                List<String> names = c.cnames(m.group(1) == null ? "rma" : m.group(1));
+                return java.util.regex.Matcher.quoteReplacement(String.join(", ",
+                        Arrays.stream(m.group(2).trim().split("\\s+"))
+                                .flatMap(pattern -> names.stream().map(n -> "\"" + pattern.replace("%", n) + "\""))
+                                .toList()));
+            });
         }
         for (Map.Entry<String, String> e : vars.entrySet()) s = s.replace(e.getKey(), e.getValue());
         return s;

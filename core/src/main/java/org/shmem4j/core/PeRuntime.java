@@ -13,6 +13,7 @@ import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.core.param.SizeParser;
 import org.shmem4j.core.sync.DisseminationBarrier;
+import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
 import org.shmem4j.transport.shm.ShmTransport;
 
@@ -33,6 +34,7 @@ final class PeRuntime extends ShmemBase {
     private final SymmetricHeap heap;
     private final DisseminationBarrier barrier;
     private final WaitPolicy waitPolicy;
+    private final PointToPointSync p2p;
     private final boolean debug;
     private final Thread initThread = Thread.currentThread();
     private int initCount = 1;
@@ -67,6 +69,7 @@ final class PeRuntime extends ShmemBase {
         boolean oversubscribed = localPes > Runtime.getRuntime().availableProcessors();
         this.waitPolicy = new WaitPolicy(oversubscribed ? Math.min(100, params.get(Params.WAIT_SPINS)) : params.get(Params.WAIT_SPINS),
                 params.get(Params.WAIT_YIELDS), params.get(Params.WAIT_PARK_MAX_US) * 1000L, bootstrap::checkAlive);
+        this.p2p = new PointToPointSync(peers[me], waitPolicy);
         this.heap = new SymmetricHeap(peers[me], reserved, new SymmetricHeap.HeapSync() {
             @Override
             public void barrier() {
@@ -133,6 +136,17 @@ final class PeRuntime extends ShmemBase {
     protected SymmetricHeap heap(String routine) {
         checkOpen(routine);
         return heap;
+    }
+
+    @Override
+    protected PointToPointSync p2p(String routine) {
+        checkOpen(routine);
+        return p2p;
+    }
+
+    @Override
+    protected WaitPolicy waitPolicy() {
+        return waitPolicy;
     }
 
     @Override
