@@ -84,27 +84,7 @@ public final class InProcessHub {
 
     /** The bootstrap of PE {@code rank}. */
     public Bootstrap bootstrap(int rank) {
-        return new Bootstrap() {
-            @Override
-            public int rank() {
-                return rank;
-            }
-
-            @Override
-            public int size() {
-                return size;
-            }
-
-            @Override
-            public String jobId() {
-                return jobId;
-            }
-
-            @Override
-            public String hostId() {
-                return "in-process";
-            }
-
+        return new JobMember(rank, size, jobId, "in-process") {
             @Override
             public Map<String, String> environment() {
                 return environment;

@@ -7,31 +7,9 @@ import java.util.HexFormat;
  * The bootstrap of a program started without a launcher: a job of exactly one PE, as OpenSHMEM
  * implementations conventionally allow.
  */
-public final class SingletonBootstrap implements Bootstrap {
-    private final String jobId;
-
+public final class SingletonBootstrap extends JobMember {
     public SingletonBootstrap() {
-        this.jobId = "s" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(4);
-    }
-
-    @Override
-    public int rank() {
-        return 0;
-    }
-
-    @Override
-    public int size() {
-        return 1;
-    }
-
-    @Override
-    public String jobId() {
-        return jobId;
-    }
-
-    @Override
-    public String hostId() {
-        return "localhost";
+        super(0, 1, "s" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(4), "localhost");
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.shmem4j.ShmemException;
-import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.bootstrap.JobMember;
 
 /**
  * The bootstrap of a PE started by {@code oshrun}: identity comes from the {@link LaunchEnv}
@@ -30,7 +30,7 @@ import org.shmem4j.bootstrap.Bootstrap;
  * this PE cannot continue without its peers. If the launcher itself disappears the process halts
  * as well, so no PE outlives its job.
  */
-public final class LauncherBootstrap implements Bootstrap {
+public final class LauncherBootstrap extends JobMember {
     /** Time an aborted PE gets to report before it halts itself. */
     private static final long ABORT_GRACE_MS = 200;
     private static final int CONNECT_TIMEOUT_MS = 10_000;
@@ -39,10 +39,6 @@ public final class LauncherBootstrap implements Bootstrap {
     // it by one connection, which must survive finalize/init cycles.
     private static LauncherBootstrap processInstance;
 
-    private final int rank;
-    private final int size;
-    private final String jobId;
-    private final String hostId;
     private final String rendezvous;
     private final Socket socket;
     private final DataOutputStream out;
@@ -53,10 +49,7 @@ public final class LauncherBootstrap implements Bootstrap {
 
     private LauncherBootstrap(int rank, int size, String jobId, String hostId, String rendezvous, Socket socket)
             throws IOException {
-        this.rank = rank;
-        this.size = size;
-        this.jobId = jobId;
-        this.hostId = hostId;
+        super(rank, size, jobId, hostId);
         this.rendezvous = rendezvous;
         this.socket = socket;
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
@@ -130,26 +123,6 @@ public final class LauncherBootstrap implements Bootstrap {
     }
 
     @Override
-    public int rank() {
-        return rank;
-    }
-
-    @Override
-    public int size() {
-        return size;
-    }
-
-    @Override
-    public String jobId() {
-        return jobId;
-    }
-
-    @Override
-    public String hostId() {
-        return hostId;
-    }
-
-    @Override
     public byte[][] allGather(byte[] mine) {
         synchronized (gatherLock) { // calls are matched in order, so one at a time
             failIfAborted();
@@ -160,9 +133,9 @@ public final class LauncherBootstrap implements Bootstrap {
                 send(new Wire.AllGather(seq, mine.clone()));
                 failIfAborted(); // an abort that raced with publishing `pending`
                 byte[][] blobs = result.get(); // blocks; the reader thread completes it
-                if (blobs.length != size) {
+                if (blobs.length != size()) {
                     throw new ShmemException("shmem4j: the launcher returned " + blobs.length
-                            + " all-gather blobs for a job of " + size + " PEs");
+                            + " all-gather blobs for a job of " + size() + " PEs");
                 }
                 return blobs;
             } catch (ExecutionException e) {
@@ -208,7 +181,7 @@ public final class LauncherBootstrap implements Bootstrap {
 
     @Override
     public String toString() {
-        return "LauncherBootstrap[rank " + rank + " of " + size + ", job " + jobId + ", host " + hostId
+        return "LauncherBootstrap[rank " + rank() + " of " + size() + ", job " + jobId() + ", host " + hostId()
                 + ", rendezvous " + rendezvous + "]";
     }
 
@@ -225,7 +198,7 @@ public final class LauncherBootstrap implements Bootstrap {
                 Wire.write(out, m);
             }
         } catch (IOException e) {
-            throw new ShmemException("shmem4j: PE " + rank + " lost its connection to the launcher (oshrun) at "
+            throw new ShmemException("shmem4j: PE " + rank() + " lost its connection to the launcher (oshrun) at "
                     + rendezvous + ": " + e.getMessage(), e);
         }
     }
@@ -256,7 +229,7 @@ public final class LauncherBootstrap implements Bootstrap {
         if (abortReason != null) {
             Runtime.getRuntime().halt(1); // already being torn down; stay quiet
         }
-        System.err.println("shmem4j: lost the launcher (oshrun) at " + rendezvous + " (PE " + rank + ": " + lost
+        System.err.println("shmem4j: lost the launcher (oshrun) at " + rendezvous + " (PE " + rank() + ": " + lost
                 + "), exiting");
         System.err.flush();
         Runtime.getRuntime().halt(1);
@@ -268,7 +241,7 @@ public final class LauncherBootstrap implements Bootstrap {
         if (p != null) {
             p.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason));
         }
-        System.err.println("shmem4j: PE " + rank + ": " + reason);
+        System.err.println("shmem4j: PE " + rank() + ": " + reason);
         System.err.flush();
         try {
             Thread.sleep(ABORT_GRACE_MS); // lets the runtime notice abortReason and report
