@@ -5,14 +5,16 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.shmem4j.ShmemException;
+import org.shmem4j.Context;
 import org.shmem4j.SymmetricObject;
+import org.shmem4j.Team;
+import org.shmem4j.TeamConfig;
 import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.core.param.SizeParser;
-import org.shmem4j.core.sync.DisseminationBarrier;
 import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
 import org.shmem4j.transport.shm.ShmTransport;
@@ -32,7 +34,12 @@ final class PeRuntime extends ShmemBase {
     private final int npes;
     private final ShmTransport shm;
     private final SymmetricHeap heap;
-    private final DisseminationBarrier barrier;
+    private final TeamPool teamPool;
+    private final TeamImpl world;
+    private final Team shared;
+    private final Team host;
+    private final Team leaders;
+    private final java.util.Set<TeamImpl> teams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WaitPolicy waitPolicy;
     private final PointToPointSync p2p;
     private final boolean debug;
@@ -81,10 +88,35 @@ final class PeRuntime extends ShmemBase {
                 agreeOnCollective(call);
             }
         });
-        long barrierSlots = heap.allocateReserved("the world barrier", DisseminationBarrier.bytesNeeded(npes));
-        this.barrier = new DisseminationBarrier(peers, me, barrierSlots, waitPolicy);
+        this.teamPool = new TeamPool(heap, params.get(Params.TEAMS_MAX), npes);
+        int[] all = java.util.stream.IntStream.range(0, npes).toArray();
+        int[] sameHost = java.util.stream.IntStream.range(0, npes).filter(pe -> hostIds[pe].equals(hostIds[me])).toArray();
+        int[] hostLeaders = java.util.stream.IntStream.range(0, npes)
+                .filter(pe -> java.util.stream.IntStream.range(0, pe).noneMatch(q -> hostIds[q].equals(hostIds[pe]))).toArray();
+        this.world = predefined(all, TeamPool.WORLD);
+        this.shared = predefined(sameHost, TeamPool.SHARED);
+        this.host = predefined(sameHost, TeamPool.HOST);
+        this.leaders = Arrays.binarySearch(hostLeaders, me) >= 0 ? predefined(hostLeaders, TeamPool.LEADERS)
+                : new InvalidTeam("this PE is not the leader of its host (PE " + sameHost[0] + " is)");
         // Everyone's reserved words are zeroed before anyone may signal them.
         bootstrap.barrier();
+    }
+
+    private TeamImpl predefined(int[] members, int slot) {
+        return register(new TeamImpl(this, teamPool, members, Arrays.binarySearch(members, me), slot, TeamConfig.DEFAULT, true));
+    }
+
+    TeamImpl register(TeamImpl team) {
+        teams.add(team);
+        return team;
+    }
+
+    void unregister(TeamImpl team) {
+        teams.remove(team);
+    }
+
+    MemorySegment[] worldRouting() {
+        return routing();
     }
 
     private static String[] hostIds(Bootstrap bootstrap) {
@@ -126,6 +158,10 @@ final class PeRuntime extends ShmemBase {
         initCount++;
     }
 
+    void checkInitialized(String routine) {
+        checkOpen(routine);
+    }
+
     private void checkOpen(String routine) {
         if (closed) {
             throw new IllegalStateException(routine + ": the library is not initialized (shmem_finalize was called)");
@@ -142,6 +178,46 @@ final class PeRuntime extends ShmemBase {
     protected PointToPointSync p2p(String routine) {
         checkOpen(routine);
         return p2p;
+    }
+
+    @Override
+    public Team teamWorld() {
+        checkOpen("SHMEM_TEAM_WORLD");
+        return world;
+    }
+
+    @Override
+    public Team teamShared() {
+        checkOpen("SHMEM_TEAM_SHARED");
+        return shared;
+    }
+
+    @Override
+    public Team teamHost() {
+        checkOpen("team_host");
+        return host;
+    }
+
+    @Override
+    public Team teamLeaders() {
+        checkOpen("team_leaders");
+        return leaders;
+    }
+
+    @Override
+    public Team team() {
+        return teamWorld();
+    }
+
+    @Override
+    public Context ctxCreate(long options) {
+        checkOpen("shmem_ctx_create");
+        return world.createCtx(options);
+    }
+
+    /** The number of team slots still free on this PE (for tests of the pool). */
+    int freeTeamSlots() {
+        return teamPool.freeCount();
     }
 
     @Override
@@ -172,6 +248,7 @@ final class PeRuntime extends ShmemBase {
         }
         barrierAll();
         closed = true;
+        teams.forEach(TeamImpl::invalidate);
         heap.close();
         synchronized (slot) {
             slot.set(null);
@@ -236,14 +313,13 @@ final class PeRuntime extends ShmemBase {
     @Override
     public void barrierAll() {
         checkOpen("shmem_barrier_all");
-        quiet();
-        barrier.await();
+        world.quietAndSync("shmem_barrier_all");
     }
 
     @Override
     public void syncAll() {
         checkOpen("shmem_sync_all");
-        barrier.await();
+        world.sync();
     }
 
     /**

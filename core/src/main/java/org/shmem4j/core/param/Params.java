@@ -64,8 +64,13 @@ public final class Params {
                     "Seconds to wait for all PEs at start-up");
 
     /** Every parameter, spec ones first, in the order {@code SHMEM_INFO} lists them. */
+    /** {@code SHMEM_TEAMS_MAX}: how many teams (predefined ones included) may exist at once. */
+    public static final Parameter<Integer> TEAMS_MAX =
+            Parameter.intRange("SHMEM_TEAMS_MAX", 256, 8, 65_536,
+                    "Size of the pool of team synchronization slots (predefined teams use 4)");
+
     public static final List<Parameter<?>> ALL = List.of(
             VERSION, INFO, DEBUG, SYMMETRIC_SIZE,
             SHM_DIR, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
-            BOOTSTRAP_TIMEOUT_S);
+            BOOTSTRAP_TIMEOUT_S, TEAMS_MAX);
 }

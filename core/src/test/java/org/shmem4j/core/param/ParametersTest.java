@@ -44,7 +44,8 @@ class ParametersTest {
     void registryContent() {
         assertEquals(List.of("SHMEM_VERSION", "SHMEM_INFO", "SHMEM_DEBUG", "SHMEM_SYMMETRIC_SIZE",
                         "SHMEM_SHM_DIR", "SHMEM_WAIT_SPINS", "SHMEM_WAIT_YIELDS",
-                        "SHMEM_WAIT_PARK_MAX_US", "SHMEM_RESERVED_SIZE", "SHMEM_BOOTSTRAP_TIMEOUT_S"),
+                        "SHMEM_WAIT_PARK_MAX_US", "SHMEM_RESERVED_SIZE", "SHMEM_BOOTSTRAP_TIMEOUT_S",
+                        "SHMEM_TEAMS_MAX"),
                 Parameters.all().stream().map(Parameter::name).toList());
         assertEquals(Params.ALL, Parameters.all());
         for (Parameter<?> p : List.of(Params.VERSION, Params.INFO, Params.DEBUG, Params.SYMMETRIC_SIZE)) {

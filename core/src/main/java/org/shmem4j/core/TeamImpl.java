@@ -1,0 +1,350 @@
+package org.shmem4j.core;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.shmem4j.Context;
+import org.shmem4j.SymmetricObject;
+import org.shmem4j.Team;
+import org.shmem4j.TeamConfig;
+import org.shmem4j.core.sync.DisseminationBarrier;
+
+/**
+ * A valid team: its members (world PE numbers in team order), this PE's place among them, the
+ * members' mapped regions in team order (the routing table of the team's contexts, so team-relative
+ * PE numbers cost nothing), and its synchronization slot.
+ *
+ * <h2>Splitting</h2>
+ * A split is collective over this (parent) team. Every member publishes its free-slot mask in the
+ * parent's slot, one parent barrier later every member reads all masks, and each PE then computes
+ * the same assignment: for each new team in order, the lowest slot free on all its members (an
+ * AND of their masks), which is then taken from those members' masks. Because every PE computes
+ * every team's outcome from the same data, the parent agrees on success or failure without
+ * another round, failures leave nothing to roll back, and the new teams are usable at once (their
+ * barrier words are zero and epochs start at zero on every member).
+ */
+final class TeamImpl implements Team {
+    private final PeRuntime runtime;
+    private final TeamPool pool;
+    private final int[] members;
+    private final int me;
+    private final int slot;
+    private final TeamConfig config;
+    private final boolean predefined;
+    private final MemorySegment[] peers;
+    private final DisseminationBarrier barrier;
+    private final List<CreatedContext> contexts = new ArrayList<>();
+    private long splits;
+    private volatile boolean destroyed;
+
+    TeamImpl(PeRuntime runtime, TeamPool pool, int[] members, int me, int slot, TeamConfig config, boolean predefined) {
+        this.runtime = runtime;
+        this.pool = pool;
+        this.members = members;
+        this.me = me;
+        this.slot = slot;
+        this.config = config;
+        this.predefined = predefined;
+        MemorySegment[] world = runtime.worldRouting();
+        this.peers = new MemorySegment[members.length];
+        for (int i = 0; i < members.length; i++) {
+            peers[i] = world[members[i]];
+        }
+        this.barrier = new DisseminationBarrier(peers, me, pool.barrierOffset(slot), runtime.waitPolicy());
+    }
+
+    int[] members() {
+        return members;
+    }
+
+    int slot() {
+        return slot;
+    }
+
+    MemorySegment[] peers() {
+        return peers;
+    }
+
+    /** This team's number of world PE {@code worldPe}, or -1. */
+    int indexOfWorld(int worldPe) {
+        // Members are few and a translation is rare; a scan keeps a team's footprint O(size).
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] == worldPe) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void check(String routine) {
+        if (destroyed) {
+            throw new IllegalStateException(routine + ": the team was destroyed");
+        }
+        runtime.checkInitialized(routine);
+    }
+
+    @Override
+    public boolean isValid() {
+        return !destroyed;
+    }
+
+    @Override
+    public String invalidReason() {
+        return destroyed ? "the team was destroyed" : null;
+    }
+
+    @Override
+    public int myPe() {
+        check("shmem_team_my_pe");
+        return me;
+    }
+
+    @Override
+    public int nPes() {
+        check("shmem_team_n_pes");
+        return members.length;
+    }
+
+    @Override
+    public TeamConfig getConfig() {
+        check("shmem_team_get_config");
+        return config;
+    }
+
+    @Override
+    public int translatePe(int pe, Team destTeam) {
+        check("shmem_team_translate_pe");
+        if (pe < 0 || pe >= members.length || !(destTeam instanceof TeamImpl dest) || dest.destroyed) {
+            return -1;
+        }
+        return dest.indexOfWorld(members[pe]);
+    }
+
+    @Override
+    public MemorySegment ptr(SymmetricObject object, int pe) {
+        check("shmem_team_ptr");
+        object.checkLive("shmem_team_ptr");
+        if (pe < 0 || pe >= members.length) {
+            throw new IllegalArgumentException("shmem_team_ptr: PE " + pe + " is out of range [0, " + members.length + ")");
+        }
+        MemorySegment m = peers[pe];
+        return m == null ? null : m.asSlice(object.offset(), object.byteSize());
+    }
+
+    @Override
+    public void sync() {
+        check("shmem_team_sync");
+        barrier.await();
+    }
+
+    /** The team barrier after completing this PE's outstanding stores. */
+    void quietAndSync(String routine) {
+        check(routine);
+        runtime.quiet();
+        barrier.await();
+    }
+
+    // ------------------------------------------------------------------ contexts
+
+    @Override
+    public Context createCtx(long options) {
+        check("shmem_team_create_ctx");
+        long known = Context.CTX_SERIALIZED | Context.CTX_PRIVATE | Context.CTX_NOSTORE;
+        if ((options & ~known) != 0) {
+            throw new IllegalArgumentException("shmem_team_create_ctx: unknown option bits 0x" + Long.toHexString(options & ~known));
+        }
+        CreatedContext ctx = new CreatedContext(runtime, this, options);
+        synchronized (contexts) {
+            contexts.add(ctx);
+        }
+        return ctx;
+    }
+
+    void forget(CreatedContext ctx) {
+        synchronized (contexts) {
+            contexts.remove(ctx);
+        }
+    }
+
+    // ------------------------------------------------------------------ splits
+
+    @Override
+    public Team splitStrided(int start, int stride, int size, TeamConfig config, long configMask) {
+        check("shmem_team_split_strided");
+        String bad = checkTriplet(start, stride, size);
+        int[] chosen = bad == null ? new int[size] : new int[0];
+        for (int i = 0; i < chosen.length; i++) {
+            chosen[i] = start + i * stride;
+        }
+        Team[] result = split("shmem_team_split_strided", List.of(chosen), List.of(configOf(config, configMask)), bad);
+        return result[0];
+    }
+
+    private String checkTriplet(int start, int stride, int size) {
+        int n = members.length;
+        if (size <= 0) {
+            return "size " + size + " is not positive";
+        }
+        if (stride == 0 && size != 1) {
+            return "stride 0 needs size 1, not " + size;
+        }
+        long last = start + (long) stride * (size - 1);
+        if (start < 0 || start >= n || last < 0 || last >= n) {
+            return "the PEs " + start + " + i * " + stride + ", i < " + size + ", are not all in [0, " + n + ")";
+        }
+        return null;
+    }
+
+    @Override
+    public Split2d split2d(int xrange, TeamConfig xConfig, long xMask, TeamConfig yConfig, long yMask) {
+        check("shmem_team_split_2d");
+        int n = members.length;
+        if (xrange <= 0) {
+            Team[] none = split("shmem_team_split_2d", List.of(), List.of(), "xrange " + xrange + " is not positive");
+            return new Split2d(none[0], none[0]);
+        }
+        int xr = Math.min(xrange, n);
+        int yr = (n + xr - 1) / xr;
+        List<int[]> teams = new ArrayList<>();
+        List<TeamConfig> configs = new ArrayList<>();
+        for (int y = 0; y < yr; y++) {
+            int from = y * xr;
+            int[] row = new int[Math.min(n, from + xr) - from];
+            Arrays.setAll(row, i -> from + i);
+            teams.add(row);
+            configs.add(configOf(xConfig, xMask));
+        }
+        for (int x = 0; x < xr; x++) {
+            int column = x;
+            int[] col = new int[(n - x + xr - 1) / xr];
+            Arrays.setAll(col, i -> column + i * xr);
+            teams.add(col);
+            configs.add(configOf(yConfig, yMask));
+        }
+        Team[] result = split("shmem_team_split_2d", teams, configs, null);
+        return new Split2d(result[me / xr], result[yr + me % xr]);
+    }
+
+    private static TeamConfig configOf(TeamConfig config, long mask) {
+        if ((mask & ~NUM_CONTEXTS) != 0) {
+            throw new IllegalArgumentException("team split: unknown config mask bits 0x" + Long.toHexString(mask & ~NUM_CONTEXTS));
+        }
+        if (mask == 0) {
+            return TeamConfig.DEFAULT;
+        }
+        if (config == null) {
+            throw new IllegalArgumentException("team split: config is null but config_mask is " + mask);
+        }
+        return config;
+    }
+
+    /**
+     * The collective core of every split: agrees on a slot for each new team (members given as
+     * this team's PE numbers) and returns, per new team, the team (on its members) or an invalid
+     * team (elsewhere, or on every PE when {@code failure} is set or some team finds no slot).
+     */
+    private Team[] split(String routine, List<int[]> newTeams, List<TeamConfig> configs, String failure) {
+        long[][] masks = gatherMasks();
+        int[] slots = new int[newTeams.size()];
+        for (int t = 0; t < newTeams.size() && failure == null; t++) {
+            slots[t] = commonFreeSlot(masks, newTeams.get(t));
+            if (slots[t] < 0) {
+                failure = "no team slot is free on all " + newTeams.get(t).length + " members of new team " + t
+                        + " (SHMEM_TEAMS_MAX=" + pool.capacity() + "; destroy unused teams or raise it)";
+            }
+        }
+        Team[] result = new Team[Math.max(1, newTeams.size())];
+        for (int t = 0; t < result.length; t++) {
+            if (failure != null) {
+                result[t] = new InvalidTeam(routine + ": " + failure);
+                continue;
+            }
+            int[] chosen = newTeams.get(t);
+            int mine = -1;
+            for (int i = 0; i < chosen.length; i++) {
+                if (chosen[i] == me) {
+                    mine = i;
+                }
+            }
+            if (mine < 0) {
+                result[t] = new InvalidTeam(routine + ": this PE is not a member of the new team");
+                continue;
+            }
+            int[] world = new int[chosen.length];
+            for (int i = 0; i < chosen.length; i++) {
+                world[i] = members[chosen[i]];
+            }
+            pool.take(slots[t]);
+            result[t] = runtime.register(new TeamImpl(runtime, pool, world, mine, slots[t], configs.get(t), false));
+        }
+        return result;
+    }
+
+    /** Every member's free-slot mask, indexed by this team's PE numbers. */
+    private long[][] gatherMasks() {
+        long offset = pool.gatherOffset(slot, splits++);
+        long[] mine = pool.freeMask();
+        MemorySegment local = peers[me];
+        MemorySegment.copy(mine, 0, local, ValueLayout.JAVA_LONG, offset, mine.length);
+        barrier.await(); // release/acquire: every member's mask is visible after it
+        long[][] masks = new long[members.length][mine.length];
+        for (int i = 0; i < members.length; i++) {
+            MemorySegment.copy(peers[i], ValueLayout.JAVA_LONG, offset, masks[i], 0, mine.length);
+        }
+        return masks;
+    }
+
+    /** Lowest slot free on every member of {@code team}, taken from their masks; -1 if none. */
+    private static int commonFreeSlot(long[][] masks, int[] team) {
+        int words = masks[0].length;
+        for (int w = 0; w < words; w++) {
+            long and = -1L;
+            for (int m : team) {
+                and &= masks[m][w];
+            }
+            if (and != 0) {
+                int slot = w * 64 + Long.numberOfTrailingZeros(and);
+                for (int m : team) {
+                    masks[m][w] &= ~(1L << (slot & 63));
+                }
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    // ------------------------------------------------------------------ destruction
+
+    @Override
+    public void close() {
+        if (predefined) {
+            throw new IllegalStateException("shmem_team_destroy: a predefined team cannot be destroyed");
+        }
+        check("shmem_team_destroy");
+        List<CreatedContext> open;
+        synchronized (contexts) {
+            open = List.copyOf(contexts);
+        }
+        for (CreatedContext ctx : open) {
+            if (!ctx.isPrivate()) {
+                ctx.close();
+            }
+        }
+        quietAndSync("shmem_team_destroy");
+        destroyed = true;
+        pool.release(slot, runtime.localRegion());
+        runtime.unregister(this);
+    }
+
+    /** Marks the team unusable without communication (the library is being finalized). */
+    void invalidate() {
+        destroyed = true;
+    }
+
+    @Override
+    public String toString() {
+        return "Team[" + (destroyed ? "destroyed " : "") + "PE " + me + " of " + Arrays.toString(members) + ", slot " + slot + "]";
+    }
+}
