@@ -58,7 +58,25 @@ class SpecExamplesTest {
                 example("BarrierAllExample (29)", BarrierAllExample::main, 1, 2, 3, 5, 8),
                 // needs PEs 1 and 2
                 example("FenceExample (45)", FenceExample::main, 3, 5, 8),
-                example("QuietExample (46)", QuietExample::main, 3, 5, 8))
+                example("QuietExample (46)", QuietExample::main, 3, 5, 8),
+                example("AtomicCompareSwapExample (21)", AtomicCompareSwapExample::main, 1, 2, 3, 5, 8),
+                example("AtomicSwapExample (22)", AtomicSwapExample::main, 1, 2, 3, 5, 8),
+                // need PE 1
+                example("AtomicFetchIncExample (23)", AtomicFetchIncExample::main, 2, 3, 5, 8),
+                example("AtomicIncExample (24)", AtomicIncExample::main, 2, 3, 5, 8),
+                example("AtomicFetchAddExample (25)", AtomicFetchAddExample::main, 2, 3, 5, 8),
+                example("AtomicAddExample (26)", AtomicAddExample::main, 2, 3, 5, 8),
+                example("PutSignalExample (27)", PutSignalExample::main, 1, 2, 3, 5, 8),
+                example("WaitUntilAllExample (38)", WaitUntilAllExample::main, 1, 2, 3, 5, 8),
+                example("WaitUntilAnyExample (39)", WaitUntilAnyExample::main, 1, 2, 3, 5, 8),
+                example("WaitUntilSomeExample (40)", WaitUntilSomeExample::main, 1, 2, 3, 5, 8),
+                // total 6 on 4 PEs
+                example("WaitUntilAnyVectorExample (41)", WaitUntilAnyVectorExample::main, 1, 2, 3, 4, 5, 8),
+                // needs another PE to update PE 0
+                example("TestExample (42)", TestExample::main, 2, 3, 5, 8),
+                example("TestAnyExample (43)", TestAnyExample::main, 1, 2, 3, 5, 8),
+                example("TestSomeExample (44)", TestSomeExample::main, 1, 2, 3, 5, 8),
+                example("SetLockExample (47)", SetLockExample::main, 1, 2, 3, 5, 8))
                 .flatMap(s -> s);
     }
 
@@ -80,7 +98,12 @@ class SpecExamplesTest {
                 example("PExample (18)", PExample::main, 1),
                 example("IputExample (19)", IputExample::main, 1),
                 example("FenceExample (45)", FenceExample::main, 1, 2),
-                example("QuietExample (46)", QuietExample::main, 1, 2))
+                example("QuietExample (46)", QuietExample::main, 1, 2),
+                example("AtomicFetchIncExample (23)", AtomicFetchIncExample::main, 1),
+                example("AtomicIncExample (24)", AtomicIncExample::main, 1),
+                example("AtomicFetchAddExample (25)", AtomicFetchAddExample::main, 1),
+                example("AtomicAddExample (26)", AtomicAddExample::main, 1),
+                example("TestExample (42)", TestExample::main, 1))
                 .flatMap(s -> s);
     }
 
