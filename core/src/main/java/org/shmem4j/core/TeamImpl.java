@@ -95,16 +95,17 @@ final class TeamImpl implements Team {
         return destroyed ? "the team was destroyed" : null;
     }
 
+    // The queries answer for a destroyed team as for SHMEM_TEAM_INVALID (-1, null); every other
+    // use of a destroyed team throws.
+
     @Override
     public int myPe() {
-        check("shmem_team_my_pe");
-        return me;
+        return destroyed ? -1 : me;
     }
 
     @Override
     public int nPes() {
-        check("shmem_team_n_pes");
-        return members.length;
+        return destroyed ? -1 : members.length;
     }
 
     @Override
@@ -115,8 +116,7 @@ final class TeamImpl implements Team {
 
     @Override
     public int translatePe(int pe, Team destTeam) {
-        check("shmem_team_translate_pe");
-        if (pe < 0 || pe >= members.length || !(destTeam instanceof TeamImpl dest) || dest.destroyed) {
+        if (destroyed || pe < 0 || pe >= members.length || !(destTeam instanceof TeamImpl dest) || dest.destroyed) {
             return -1;
         }
         return dest.indexOfWorld(members[pe]);
@@ -124,6 +124,9 @@ final class TeamImpl implements Team {
 
     @Override
     public MemorySegment ptr(SymmetricObject object, int pe) {
+        if (destroyed) {
+            return null;
+        }
         check("shmem_team_ptr");
         object.checkLive("shmem_team_ptr");
         if (pe < 0 || pe >= members.length) {

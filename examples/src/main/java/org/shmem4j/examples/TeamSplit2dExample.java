@@ -96,8 +96,8 @@ public final class TeamSplit2dExample {
                     yteam.translatePe((myY + 1) % ydim, world));
             Checks.expectEquals(shmem, "z neighbour", mype + ((myZ + 1) % zdim - myZ) * xdim * ydim,
                     zteam.translatePe((myZ + 1) % zdim, world));
-            // (Team's contract also says a destroyed team's myPe() is -1; TeamImpl throws instead.)
-            Checks.check(shmem, !yzteam.isValid(), "the destroyed yzteam is invalid: " + yzteam);
+            Checks.check(shmem, !yzteam.isValid() && yzteam.myPe() == -1 && yzteam.nPes() == -1,
+                    "the destroyed yzteam is invalid: " + yzteam);
 
             xteam.close();
             yteam.close();
