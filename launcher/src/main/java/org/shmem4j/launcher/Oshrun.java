@@ -190,6 +190,11 @@ public final class Oshrun {
         if (opts.jvmOptions().stream().noneMatch(o -> o.startsWith(EXIT_WAIT_FLAG))) {
             cmd.add(EXIT_WAIT_FLAG + "0");
         }
+        // No hsperfdata file per PE: it costs start-up time and, when a pid is reused while an old
+        // file is locked, the JVM prints a warning into the program's output.
+        if (opts.jvmOptions().stream().noneMatch(o -> o.contains("UsePerfData"))) {
+            cmd.add("-XX:-UsePerfData");
+        }
         String core = corePath();
         classDataArchive(core, opts.jvmOptions()).ifPresent(cmd::addAll);
         cmd.addAll(opts.jvmOptions());
