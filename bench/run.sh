@@ -33,19 +33,21 @@ progs=("$@")
 jvm_opts=${BENCH_JVM_OPTS:--XX:+UseSerialGC -Xms256m -Xmx256m -XX:+AlwaysPreTouch}
 jar=bench/target/shmem4j-bench.jar
 core=core/target/shmem4j.jar
+launcher=launcher/target/shmem4j-launcher.jar    # bin/oshrun runs it
 cp="$jar:$core"
 
-# build when a jar is missing or older than a source or pom of core/bench
+# build when a jar is missing or older than a source or pom of core/launcher/bench
 stale=""
-if [ ! -f "$jar" ] || [ ! -f "$core" ]; then
+if [ ! -f "$jar" ] || [ ! -f "$core" ] || [ ! -f "$launcher" ]; then
     stale=yes
-elif [ -n "$(find core/src core/pom.xml bench/src bench/pom.xml pom.xml -newer "$jar" -type f -print -quit)" ]; then
+elif [ -n "$(find core/src core/pom.xml launcher/src launcher/pom.xml bench/src bench/pom.xml pom.xml \
+        -newer "$jar" -type f -print -quit 2>/dev/null)" ]; then
     stale=yes
 fi
 if [ -n "$stale" ]; then
-    echo "bench/run.sh: building core and bench" >&2
-    bin/mvn25 -q -o -pl bench -am package -DskipTests >&2 \
-        || bin/mvn25 -q -pl bench -am package -DskipTests >&2 \
+    echo "bench/run.sh: building core, launcher and bench" >&2
+    bin/mvn25 -q -o -pl bench,launcher -am package -DskipTests >&2 \
+        || bin/mvn25 -q -pl bench,launcher -am package -DskipTests >&2 \
         || { echo "bench/run.sh: build failed" >&2; exit 1; }
 fi
 
