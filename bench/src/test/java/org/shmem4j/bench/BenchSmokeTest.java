@@ -51,8 +51,8 @@ class BenchSmokeTest {
                 }
             }
             case "msgrate" -> {
-                p.add("msgrate op=putmem mode=uni Mmsgs=\\d+\\.\\d{3}");
-                p.add("msgrate op=putmem mode=bi Mmsgs=\\d+\\.\\d{3}");
+                p.add("msgrate op=putmem_nbi mode=uni Mmsgs=\\d+\\.\\d{3}");
+                p.add("msgrate op=putmem_nbi mode=bi Mmsgs=\\d+\\.\\d{3}");
                 p.add("msgrate op=long_p mode=uni Mmsgs=\\d+\\.\\d{3}");
             }
             case "barrier" -> {
