@@ -2,7 +2,8 @@
 # bench/run.sh - build (if needed) and run the shmem4j benchmarks, the Java counterparts of the
 # C peer's programs (../shared/peer), printing the same lines so peer/compare.py pairs them.
 #
-# Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate barrier (default: all five)
+# Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate amo barrier gups
+#                                       (default: all seven, in the C peer's order)
 # Results go to stdout ('#' lines are comments); redirect to a file to keep them.
 # Knobs (environment):
 #   NP=2                PEs (bin/oshrun -n)
@@ -27,25 +28,27 @@ cd "$root"
 np=${NP:-2}
 limit=${BENCH_TIMEOUT:-300}
 progs=("$@")
-[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate barrier)
+[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate amo barrier gups)
 # Serial GC and a fixed, pre-touched heap: the programs allocate nothing in their timed loops,
 # so the collector only has to stay out of the way; the big buffers are native (Arena) memory.
 jvm_opts=${BENCH_JVM_OPTS:--XX:+UseSerialGC -Xms256m -Xmx256m -XX:+AlwaysPreTouch}
 jar=bench/target/shmem4j-bench.jar
 core=core/target/shmem4j.jar
+launcher=launcher/target/shmem4j-launcher.jar    # bin/oshrun runs it
 cp="$jar:$core"
 
-# build when a jar is missing or older than a source or pom of core/bench
+# build when a jar is missing or older than a source or pom of core/launcher/bench
 stale=""
-if [ ! -f "$jar" ] || [ ! -f "$core" ]; then
+if [ ! -f "$jar" ] || [ ! -f "$core" ] || [ ! -f "$launcher" ]; then
     stale=yes
-elif [ -n "$(find core/src core/pom.xml bench/src bench/pom.xml pom.xml -newer "$jar" -type f -print -quit)" ]; then
+elif [ -n "$(find core/src core/pom.xml launcher/src launcher/pom.xml bench/src bench/pom.xml pom.xml \
+        -newer "$jar" -type f -print -quit 2>/dev/null)" ]; then
     stale=yes
 fi
 if [ -n "$stale" ]; then
-    echo "bench/run.sh: building core and bench" >&2
-    bin/mvn25 -q -o -pl bench -am package -DskipTests >&2 \
-        || bin/mvn25 -q -pl bench -am package -DskipTests >&2 \
+    echo "bench/run.sh: building core, launcher and bench" >&2
+    bin/mvn25 -q -o -pl bench,launcher -am package -DskipTests >&2 \
+        || bin/mvn25 -q -pl bench,launcher -am package -DskipTests >&2 \
         || { echo "bench/run.sh: build failed" >&2; exit 1; }
 fi
 

@@ -4,13 +4,13 @@ import java.util.List;
 
 /**
  * Runs one benchmark program, or all of them in turn, on this PE:
- * {@code java ... org.shmem4j.bench.Main put_lat|get_lat|put_bw|msgrate|barrier|all}
+ * {@code java ... org.shmem4j.bench.Main put_lat|get_lat|put_bw|msgrate|amo|barrier|gups|all}
  * (started on every PE by {@code bin/oshrun}; see bench/run.sh). Knobs come from the environment
  * ({@link Knobs}). The exit status is non-zero when a program fails.
  */
 public final class Main {
-    /** The programs, in the order of the C peer's run.sh. */
-    public static final List<String> PROGRAMS = List.of("put_lat", "get_lat", "put_bw", "msgrate", "barrier");
+    /** The programs, in the order of the C peer's run.sh (which also has coll, not here yet). */
+    public static final List<String> PROGRAMS = List.of("put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "gups");
 
     private Main() {
     }
@@ -39,7 +39,9 @@ public final class Main {
             case "get_lat" -> GetLat.run(knobs);
             case "put_bw" -> PutBw.run(knobs);
             case "msgrate" -> MsgRate.run(knobs);
+            case "amo" -> Amo.run(knobs);
             case "barrier" -> Barrier.run(knobs);
+            case "gups" -> Gups.run(knobs);
             default -> {
                 System.err.println("unknown benchmark '" + program + "'; expected one of "
                         + String.join(", ", PROGRAMS) + ", all");

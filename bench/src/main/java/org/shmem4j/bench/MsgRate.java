@@ -11,17 +11,14 @@ import org.shmem4j.SymmetricLongArray;
  * batches of 1024, {@code quiet} after each batch; the time runs from a barrier before to a barrier
  * after. mode=uni: PE 0 -> PE 1 only; mode=bi: both PEs at once (aggregate).
  *
- * <p>Output: {@code msgrate op=putmem mode=uni|bi Mmsgs=<v>} and {@code msgrate op=long_p mode=uni
- * Mmsgs=<v>}. The C peer's first two cases use {@code shmem_putmem_nbi}; shmem4j has no nbi yet, so
- * the Java lines use blocking {@code putmem} and are named {@code op=putmem} (not paired by
- * compare.py; on shared memory both are an 8-byte store). {@code op=long_p} is the same routine on
- * both sides.
+ * <p>Output: {@code msgrate op=putmem_nbi mode=uni|bi Mmsgs=<v>} ({@code putmemNbi} of 8 bytes) and
+ * {@code msgrate op=long_p mode=uni Mmsgs=<v>} (blocking {@code p} of a long, completed by the quiet).
  */
 public final class MsgRate {
     static final int BATCH = 1024;
     static final int SLOTS = 1024;
 
-    private enum Op { PUTMEM, LONG_P }
+    private enum Op { PUTMEM_NBI, LONG_P }
 
     private final Shmem shmem;
     private final int peer;
@@ -64,8 +61,8 @@ public final class MsgRate {
 
             record Case(String op, String mode, Op kind, boolean bi) { }
             Case[] cases = {
-                new Case("putmem", "uni", Op.PUTMEM, false),
-                new Case("putmem", "bi", Op.PUTMEM, true),
+                new Case("putmem_nbi", "uni", Op.PUTMEM_NBI, false),
+                new Case("putmem_nbi", "bi", Op.PUTMEM_NBI, true),
                 new Case("long_p", "uni", Op.LONG_P, false),
             };
             double[] v = new double[nrep];
@@ -110,7 +107,7 @@ public final class MsgRate {
             if (op == Op.LONG_P) {
                 longP(batches);
             } else {
-                putmem(batches);
+                putmemNbi(batches);
             }
         }
         shmem.barrierAll();
@@ -126,10 +123,10 @@ public final class MsgRate {
         }
     }
 
-    private void putmem(long batches) {
+    private void putmemNbi(long batches) {
         for (long b = 0; b < batches; b++) {
             for (int k = 0; k < BATCH; k++) {
-                shmem.putmem(dst, (k % SLOTS) * 8L, srcSlots[k % SLOTS], peer);
+                shmem.putmemNbi(dst, (k % SLOTS) * 8L, srcSlots[k % SLOTS], peer);
             }
             shmem.quiet();
         }

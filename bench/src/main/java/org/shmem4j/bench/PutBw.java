@@ -12,11 +12,8 @@ import org.shmem4j.SymmetricSegment;
  * 2 transfers) per repeat; then the same with gets (PE 0 pulling from PE 1). PE 1 never reads the
  * target buffer, so sizes that fit in cache measure cache-to-cache copy speed. MBps = 10^6 B/s.
  *
- * <p>The C peer issues {@code shmem_putmem_nbi}/{@code shmem_getmem_nbi} in the window; shmem4j has
- * no non-blocking RMA yet, so the window holds blocking {@code putmem}/{@code getmem}. Over shared
- * memory both are the same copy into (out of) the peer's mapped heap (the C library's nbi put is a
- * memcpy too, see peer/README.md "Transports"); the quiet after each window is kept so the pattern
- * stays the same once nbi exists.
+ * <p>As the C peer, the window holds {@code putmemNbi}/{@code getmemNbi} ({@code shmem_putmem_nbi},
+ * {@code shmem_getmem_nbi}) and the {@code quiet} after it completes them.
  *
  * <p>Output: {@code put_bw bytes=<n> MBps=<v>}, {@code get_bw bytes=<n> MBps=<v>}, 4 KiB .. 64 MiB.
  */
@@ -102,24 +99,24 @@ public final class PutBw {
         }
     }
 
-    /** Windows of blocking puts (see the class comment on nbi), quiet after each; nanoseconds. */
+    /** Windows of nbi puts, quiet after each; nanoseconds. */
     private static long puts(Shmem shmem, SymmetricSegment dest, MemorySegment src, long n) {
         long t0 = System.nanoTime();
         for (long done = 0; done < n;) {
             for (int k = 0; k < WINDOW && done < n; k++, done++) {
-                shmem.putmem(dest, 0, src, 1);
+                shmem.putmemNbi(dest, 0, src, 1);
             }
             shmem.quiet();
         }
         return System.nanoTime() - t0;
     }
 
-    /** Windows of blocking gets, quiet after each; nanoseconds. */
+    /** Windows of nbi gets, quiet after each; nanoseconds. */
     private static long gets(Shmem shmem, MemorySegment dest, SymmetricSegment src, long n) {
         long t0 = System.nanoTime();
         for (long done = 0; done < n;) {
             for (int k = 0; k < WINDOW && done < n; k++, done++) {
-                shmem.getmem(dest, src, 0, 1);
+                shmem.getmemNbi(dest, src, 0, 1);
             }
             shmem.quiet();
         }

@@ -3,6 +3,7 @@ package org.shmem4j.bench;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.shmem4j.Cmp;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 import org.shmem4j.SymmetricSegment;
@@ -12,8 +13,8 @@ import org.shmem4j.SymmetricSegment;
  *
  * <p>One iteration: PE 0 {@code putmem(size)} to PE 1, {@code fence}, {@code p} of a sequence
  * number into PE 1's flag; PE 1 waits until its flag equals the number, then answers the same
- * way. Reported: half the round trip in microseconds, the median of {@code PEER_REPS} repeats after
- * a warm-up. Also the bare flag ping-pong ({@code p} + wait, no payload, no fence). Each repeat walks
+ * way ({@code waitUntil(flag, 0, Cmp.EQ, seq)}, C's {@code shmem_long_wait_until}). Reported:
+ * half the round trip in microseconds, the median of {@code PEER_REPS} repeats after a warm-up. Also the bare flag ping-pong ({@code p} + wait, no payload, no fence). Each repeat walks
  * all sizes round robin, so a change in vCPU placement hits every size alike.
  *
  * <p>Output: {@code put_lat bytes=<n> us=<x>} for 8 B .. 1 MiB, {@code p_pingpong bytes=8 us=<x>}.
@@ -27,7 +28,6 @@ public final class PutLat {
     private final int peer;
     private final SymmetricSegment buf;
     private final SymmetricLongArray flag;
-    private final MemorySegment flagLocal;
     private long seq;
 
     private PutLat(Shmem shmem, SymmetricSegment buf, SymmetricLongArray flag) {
@@ -36,7 +36,6 @@ public final class PutLat {
         this.peer = me == 0 ? 1 : 0;
         this.buf = buf;
         this.flag = flag;
-        this.flagLocal = flag.segment();
     }
 
     public static void main(String[] args) {
@@ -133,7 +132,7 @@ public final class PutLat {
                 shmem.fence();
             }
             shmem.p(flag, 0, s, peer);
-            Bench.waitUntilEquals(flagLocal, s);
+            shmem.waitUntil(flag, 0, Cmp.EQ, s);
         }
         return s;
     }
@@ -141,7 +140,7 @@ public final class PutLat {
     private long answer(MemorySegment src, long n, long s) {
         for (long i = 0; i < n; i++) {
             s++;
-            Bench.waitUntilEquals(flagLocal, s);
+            shmem.waitUntil(flag, 0, Cmp.EQ, s);
             if (src != null) {
                 shmem.putmem(buf, 0, src, peer);
                 shmem.fence();

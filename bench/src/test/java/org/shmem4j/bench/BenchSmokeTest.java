@@ -27,6 +27,7 @@ class BenchSmokeTest {
     private static final Knobs QUICK = Knobs.of(Map.of("PEER_SCALE", "1", "PEER_REPS", "1", "BENCH_WARMUP_SCALE", "1", "BENCH_JIT_WARMUP", "0",
             "BENCH_WARMUP_MS", "0"));
     private static final String US = "us=\\d+\\.\\d{3}";
+    private static final String MOPS = "Mops=\\d+\\.\\d{3}";
 
     private static List<String> expected(String program) {
         List<String> p = new ArrayList<>();
@@ -51,9 +52,21 @@ class BenchSmokeTest {
                 }
             }
             case "msgrate" -> {
-                p.add("msgrate op=putmem mode=uni Mmsgs=\\d+\\.\\d{3}");
-                p.add("msgrate op=putmem mode=bi Mmsgs=\\d+\\.\\d{3}");
+                p.add("msgrate op=putmem_nbi mode=uni Mmsgs=\\d+\\.\\d{3}");
+                p.add("msgrate op=putmem_nbi mode=bi Mmsgs=\\d+\\.\\d{3}");
                 p.add("msgrate op=long_p mode=uni Mmsgs=\\d+\\.\\d{3}");
+            }
+            case "amo" -> {
+                for (String op : Amo.LAT_OPS) {
+                    p.add("amo_lat op=" + op + " " + US);
+                }
+                p.add("amo_rate op=add mode=uni " + MOPS);
+                p.add("amo_rate op=add mode=contended " + MOPS);
+                p.add("amo_rate op=fetch_add mode=contended " + MOPS);
+            }
+            case "gups" -> {
+                p.add("gups op=xor pes=2 Mups=\\d+\\.\\d{3}");
+                p.add("gups op=add pes=2 Mups=\\d+\\.\\d{3}");
             }
             case "barrier" -> {
                 p.add("barrier_all pes=2 " + US);
@@ -65,7 +78,7 @@ class BenchSmokeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"put_lat", "get_lat", "put_bw", "msgrate", "barrier"})
+    @ValueSource(strings = {"put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "gups"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void printsThePeersMeasurementLines(String program) {
         PrintStream saved = System.out;
