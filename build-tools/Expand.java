@@ -35,7 +35,9 @@ public class Expand {
         /**
          * The C TYPENAMEs of one of the spec's type tables carried by this type: "rma" (table 5),
          * "amo" (standard AMOs, table 6, also the point-to-point synchronization types), "ext"
-         * (extended AMOs, table 7), "bit" (bitwise AMOs, table 8).
+         * (extended AMOs, table 7), "bit" (bitwise AMOs, table 8), and the reduction groups of
+         * table 10: "bitred" (AND/OR/XOR), "sred" (MAX/MIN on signed and real types), "ured"
+         * (MAX/MIN on unsigned types: the Java methods umaxReduce/uminReduce); SUM/PROD use "rma".
          */
         List<String> cnames(String table) {
             return switch (table) {
@@ -48,6 +50,28 @@ public class Expand {
                 case "ext" -> switch (t) {
                     case "float", "double" -> List.of(t);
                     default -> cnames("amo");
+                };
+                case "bitred" -> switch (t) {
+                    case "byte" -> List.of("uchar", "int8", "uint8");
+                    case "short" -> List.of("ushort", "int16", "uint16");
+                    case "int" -> List.of("uint", "int32", "uint32");
+                    case "long" -> List.of("ulong", "ulonglong", "int64", "uint64", "size");
+                    default -> List.of();
+                };
+                case "sred" -> switch (t) {
+                    case "byte" -> List.of("char", "schar", "int8");
+                    case "short" -> List.of("short", "int16");
+                    case "int" -> List.of("int", "int32");
+                    case "long" -> List.of("long", "longlong", "int64", "ptrdiff");
+                    case "float", "double" -> List.of(t);
+                    default -> List.of();
+                };
+                case "ured" -> switch (t) {
+                    case "byte" -> List.of("uchar", "uint8");
+                    case "short" -> List.of("ushort", "uint16");
+                    case "int" -> List.of("uint", "uint32");
+                    case "long" -> List.of("ulong", "ulonglong", "uint64", "size");
+                    default -> List.of();
                 };
                 case "bit" -> switch (t) {
                     case "int" -> List.of("uint", "int32", "uint32");

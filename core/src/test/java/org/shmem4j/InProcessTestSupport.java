@@ -13,7 +13,6 @@ public final class InProcessTestSupport {
     public static Map<String, String> env(String... keyValues) {
         Map<String, String> env = new HashMap<>();
         env.put("SHMEM_SYMMETRIC_SIZE", "8m");
-        env.put("SHMEM_RESERVED_SIZE", "1m");
         for (int i = 0; i < keyValues.length; i += 2) {
             env.put(keyValues[i], keyValues[i + 1]);
         }

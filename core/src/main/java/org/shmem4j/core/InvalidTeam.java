@@ -71,6 +71,11 @@ final class InvalidTeam implements Team {
     }
 
     @Override
+    public org.shmem4j.core.coll.TeamCollectives collectives(String routine) {
+        throw unusable(routine);
+    }
+
+    @Override
     public void close() {
         // shmem_team_destroy(SHMEM_TEAM_INVALID) does nothing
     }

@@ -11,6 +11,7 @@ import org.shmem4j.Team;
 import org.shmem4j.TeamConfig;
 import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.core.coll.CollectivePolicy;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
@@ -39,6 +40,8 @@ final class PeRuntime extends ShmemBase {
     private final Team shared;
     private final Team host;
     private final Team leaders;
+    private final int[] hostIndexOfWorld;
+    private final CollectivePolicy collectivePolicy;
     private final java.util.Set<TeamImpl> teams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WaitPolicy waitPolicy;
     private final PointToPointSync p2p;
@@ -88,7 +91,9 @@ final class PeRuntime extends ShmemBase {
                 agreeOnCollective(call);
             }
         });
-        this.teamPool = new TeamPool(heap, params.get(Params.TEAMS_MAX), npes);
+        this.hostIndexOfWorld = hostIndices(hostIds);
+        this.collectivePolicy = new CollectivePolicy(params);
+        this.teamPool = new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH));
         int[] all = java.util.stream.IntStream.range(0, npes).toArray();
         int[] sameHost = java.util.stream.IntStream.range(0, npes).filter(pe -> hostIds[pe].equals(hostIds[me])).toArray();
         int[] hostLeaders = java.util.stream.IntStream.range(0, npes)
@@ -104,6 +109,25 @@ final class PeRuntime extends ShmemBase {
 
     private TeamImpl predefined(int[] members, int slot) {
         return register(new TeamImpl(this, teamPool, members, Arrays.binarySearch(members, me), slot, TeamConfig.DEFAULT, true));
+    }
+
+    /** Hosts numbered 0, 1, ... in order of their lowest PE. */
+    private static int[] hostIndices(String[] hostIds) {
+        java.util.Map<String, Integer> index = new java.util.LinkedHashMap<>();
+        int[] out = new int[hostIds.length];
+        for (int pe = 0; pe < hostIds.length; pe++) {
+            out[pe] = index.computeIfAbsent(hostIds[pe], h -> index.size());
+        }
+        return out;
+    }
+
+    /** The host number of world PE {@code pe}. */
+    int hostIndex(int pe) {
+        return hostIndexOfWorld[pe];
+    }
+
+    CollectivePolicy collectivePolicy() {
+        return collectivePolicy;
     }
 
     TeamImpl register(TeamImpl team) {
@@ -260,6 +284,7 @@ final class PeRuntime extends ShmemBase {
     /** Local teardown without the collective barrier: the PE is gone (failed or returned early). */
     void abandon() {
         closed = true;
+        teams.forEach(TeamImpl::invalidate);
         heap.close();
         synchronized (slot) {
             slot.set(null);

@@ -9,6 +9,9 @@ import org.shmem4j.Context;
 import org.shmem4j.SymmetricObject;
 import org.shmem4j.Team;
 import org.shmem4j.TeamConfig;
+import org.shmem4j.core.coll.CollectiveSupport;
+import org.shmem4j.core.coll.MappedPeerAccess;
+import org.shmem4j.core.coll.TeamCollectives;
 import org.shmem4j.core.sync.DisseminationBarrier;
 
 /**
@@ -35,6 +38,7 @@ final class TeamImpl implements Team {
     private final boolean predefined;
     private final MemorySegment[] peers;
     private final DisseminationBarrier barrier;
+    private final TeamCollectives collectives;
     private final List<CreatedContext> contexts = new ArrayList<>();
     private long splits;
     private volatile boolean destroyed;
@@ -53,6 +57,22 @@ final class TeamImpl implements Team {
             peers[i] = world[members[i]];
         }
         this.barrier = new DisseminationBarrier(peers, me, pool.barrierOffset(slot), runtime.waitPolicy());
+        int[] hosts = new int[members.length];
+        for (int i = 0; i < members.length; i++) {
+            hosts[i] = runtime.hostIndex(members[i]);
+        }
+        CollectiveSupport.SlotLayout layout = new CollectiveSupport.SlotLayout(pool.senderFlag(slot, 0), pool.ackFlag(slot, 0),
+                pool.roundFlag(slot, 0), TeamPool.ROUND_LINES, pool.scratchOffset(slot, 0), pool.scratchOffset(slot, 1),
+                pool.scratchBytes());
+        this.collectives = new TeamCollectives(new CollectiveSupport(new MappedPeerAccess(peers, me), layout,
+                runtime.waitPolicy(), hosts, barrier::await), runtime.collectivePolicy());
+    }
+
+    /** This team's collectives (checks that the team is usable). */
+    @Override
+    public TeamCollectives collectives(String routine) {
+        check(routine);
+        return collectives;
     }
 
     int[] members() {
@@ -138,15 +158,14 @@ final class TeamImpl implements Team {
 
     @Override
     public void sync() {
-        check("shmem_team_sync");
-        barrier.await();
+        collectives("shmem_team_sync").sync();
     }
 
     /** The team barrier after completing this PE's outstanding stores. */
     void quietAndSync(String routine) {
         check(routine);
         runtime.quiet();
-        barrier.await();
+        collectives.sync();
     }
 
     // ------------------------------------------------------------------ contexts
@@ -337,6 +356,7 @@ final class TeamImpl implements Team {
         }
         quietAndSync("shmem_team_destroy");
         destroyed = true;
+        collectives.support().close();
         pool.release(slot, runtime.localRegion());
         runtime.unregister(this);
     }
@@ -344,6 +364,7 @@ final class TeamImpl implements Team {
     /** Marks the team unusable without communication (the library is being finalized). */
     void invalidate() {
         destroyed = true;
+        collectives.support().close();
     }
 
     @Override

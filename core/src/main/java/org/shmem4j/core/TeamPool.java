@@ -8,8 +8,10 @@ import org.shmem4j.core.sync.DisseminationBarrier;
  * The pool of team synchronization slots ({@code SHMEM_TEAMS_MAX} of them) in every PE's reserved
  * region. Slot {@code i} is the same fixed-size block on every PE, so slots can never overlap
  * (the bug of SOS issue 1225 cannot happen by construction), and a team owns one slot on each of
- * its members. A slot holds the team's barrier words (one cache line per dissemination round) and
- * a double-buffered area where members publish their free-slot masks when the team is split.
+ * its members. A slot holds the team's barrier words (one cache line per dissemination round), a
+ * double-buffered area where members publish their free-slot masks when the team is split, the
+ * collectives' flag lines (one per sender, one acknowledgement per sender, and per-round lines)
+ * and a double-buffered collective scratch area.
  *
  * <p>Which slots are free is this PE's own knowledge; a split agrees on a slot by AND-ing the
  * masks of the new team's members (see {@link TeamImpl}).
@@ -26,14 +28,21 @@ final class TeamPool {
     private final long base;
     private final long barrierBytes;
     private final long gatherBytes;
+    private final int flagLines;
+    private final long scratchBytes;
     private final long slotBytes;
     private final long[] free;
 
-    TeamPool(SymmetricHeap heap, int capacity, int npes) {
+    /** Per-round flag lines of a slot (enough for any logarithmic algorithm and a few more steps). */
+    static final int ROUND_LINES = 64;
+
+    TeamPool(SymmetricHeap heap, int capacity, int npes, long scratchBytes) {
         this.capacity = capacity;
         this.barrierBytes = roundUp(DisseminationBarrier.bytesNeeded(npes), LINE);
         this.gatherBytes = roundUp(maskWords() * 8L, LINE);
-        this.slotBytes = barrierBytes + 2 * gatherBytes;
+        this.flagLines = 2 * npes + ROUND_LINES;
+        this.scratchBytes = roundUp(scratchBytes, LINE);
+        this.slotBytes = barrierBytes + 2 * gatherBytes + flagLines * LINE + 2 * this.scratchBytes;
         this.base = heap.allocateReserved("the team pool (SHMEM_TEAMS_MAX=" + capacity + ")", slotBytes * capacity);
         this.free = new long[maskWords()];
         for (int slot = PREDEFINED; slot < capacity; slot++) {
@@ -73,6 +82,35 @@ final class TeamPool {
         return slotStart(slot) + barrierBytes + (seq & 1) * gatherBytes;
     }
 
+    /** Region offset of the flag line a collective's sender {@code sender} (team number) signals this PE on. */
+    long senderFlag(int slot, int sender) {
+        return flagsStart(slot) + (long) sender * LINE;
+    }
+
+    /** Region offset of the flag line on which {@code sender} acknowledges to this PE. */
+    long ackFlag(int slot, int sender) {
+        return flagsStart(slot) + (long) ((flagLines - ROUND_LINES) / 2 + sender) * LINE;
+    }
+
+    /** Region offset of the flag line of round {@code round} ({@code < ROUND_LINES}). */
+    long roundFlag(int slot, int round) {
+        return flagsStart(slot) + (long) (flagLines - ROUND_LINES + round) * LINE;
+    }
+
+    private long flagsStart(int slot) {
+        return slotStart(slot) + barrierBytes + 2 * gatherBytes;
+    }
+
+    /** Region offset of the collective scratch buffer used by collectives of odd or even sequence. */
+    long scratchOffset(int slot, long seq) {
+        return flagsStart(slot) + flagLines * LINE + (seq & 1) * scratchBytes;
+    }
+
+    /** Bytes in each of a slot's two scratch buffers. */
+    long scratchBytes() {
+        return scratchBytes;
+    }
+
     /** A copy of this PE's free-slot mask. */
     synchronized long[] freeMask() {
         return free.clone();
@@ -87,11 +125,12 @@ final class TeamPool {
     }
 
     /**
-     * Returns {@code slot} to the pool after zeroing this PE's barrier words of it (the team's
-     * last barrier has completed, so no member writes them any more).
+     * Returns {@code slot} to the pool after zeroing this PE's barrier and flag words of it (the
+     * team's last barrier has completed, so no member writes them any more).
      */
     synchronized void release(int slot, MemorySegment local) {
         local.asSlice(barrierOffset(slot), barrierBytes).fill((byte) 0);
+        local.asSlice(flagsStart(slot), flagLines * LINE).fill((byte) 0);
         free[slot >>> 6] |= 1L << slot;
     }
 

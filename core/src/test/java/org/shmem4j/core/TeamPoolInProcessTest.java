@@ -237,12 +237,12 @@ class TeamPoolInProcessTest {
     @ParameterizedTest
     @CsvSource({"8, 1", "16, 2", "64, 7", "65, 64", "200, 3", "256, 1000"})
     void slotsAreDisjointAndInsideTheReservedRegion(int capacity, int npes) {
-        long reserved = 1 << 20;
+        long reserved = 64L << 20;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment region = arena.allocate(reserved + 4096, 64);
             SymmetricHeap heap = heap(region, reserved);
             long before = heap.allocateReserved("before", 100);
-            TeamPool pool = new TeamPool(heap, capacity, npes);
+            TeamPool pool = new TeamPool(heap, capacity, npes, 1024);
             long after = heap.allocateReserved("after", 100);
             long barrierBytes = DisseminationBarrier.bytesNeeded(npes);
             long maskBytes = pool.maskWords() * 8L;
@@ -260,6 +260,16 @@ class TeamPoolInProcessTest {
                 assertTrue(b >= s && b + barrierBytes <= g0 && g0 + maskBytes <= g1 && g1 + maskBytes <= e,
                         "slot " + i + " parts: barrier " + b + ", gathers " + g0 + ", " + g1 + ", end " + e);
                 assertEquals(0, b % 64, "barrier words not on a cache line");
+                // the collective flags follow the gather buffers, the two scratch buffers end the slot
+                long firstFlag = Math.min(pool.senderFlag(i, 0), Math.min(pool.ackFlag(i, 0), pool.roundFlag(i, 0)));
+                long lastFlag = Math.max(pool.senderFlag(i, npes - 1), Math.max(pool.ackFlag(i, npes - 1),
+                        pool.roundFlag(i, TeamPool.ROUND_LINES - 1)));
+                assertTrue(firstFlag >= g1 + maskBytes && lastFlag + 64 <= pool.scratchOffset(i, 0),
+                        "slot " + i + " flags [" + firstFlag + ", " + (lastFlag + 64) + ") overlap its neighbours");
+                assertTrue(pool.senderFlag(i, npes - 1) < pool.ackFlag(i, 0) && pool.ackFlag(i, npes - 1) < pool.roundFlag(i, 0),
+                        "slot " + i + " sender, ack and round flags overlap");
+                assertEquals(pool.scratchOffset(i, 0) + pool.scratchBytes(), pool.scratchOffset(i, 1));
+                assertEquals(e, pool.scratchOffset(i, 1) + pool.scratchBytes(), "slot " + i + " scratch does not end the slot");
             }
             for (int i = 0; i < capacity; i++) {
                 for (int j = i + 1; j < capacity; j++) {
@@ -275,8 +285,8 @@ class TeamPoolInProcessTest {
     @Test
     void takeAndReleaseKeepTheFreeMask() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment region = arena.allocate(1 << 16, 64);
-            TeamPool pool = new TeamPool(heap(region, 1 << 15), 70, 4);
+            MemorySegment region = arena.allocate(1 << 21, 64);
+            TeamPool pool = new TeamPool(heap(region, 1 << 20), 70, 4, 1024);
             assertEquals(70, pool.capacity());
             assertEquals(66, pool.freeCount());
             long[] mask = pool.freeMask();

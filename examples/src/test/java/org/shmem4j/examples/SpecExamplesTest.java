@@ -28,7 +28,7 @@ import org.shmem4j.inprocess.InProcessJob.Result;
  */
 @Timeout(600)
 class SpecExamplesTest {
-    private static final Map<String, String> ENV = Map.of("SHMEM_SYMMETRIC_SIZE", "8m", "SHMEM_RESERVED_SIZE", "1m");
+    private static final Map<String, String> ENV = Map.of("SHMEM_SYMMETRIC_SIZE", "8m");
     private static final Duration BOUND = Duration.ofSeconds(60);
     private static final String[] NO_ARGS = {};
 

@@ -2,6 +2,7 @@ package org.shmem4j.core.param;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.shmem4j.core.coll.CollectiveCatalog;
 
 /**
  * The registry: every environment parameter of shmem4j, declared once. The four variables of
@@ -55,7 +56,7 @@ public final class Params {
 
     /** {@code SHMEM_RESERVED_SIZE}: bytes of the library's internal heap region per PE. */
     public static final Parameter<Long> RESERVED_SIZE =
-            Parameter.size("SHMEM_RESERVED_SIZE", 4L << 20,
+            Parameter.size("SHMEM_RESERVED_SIZE", 32L << 20,
                     "Size in bytes of the internal reserved heap region (suffix k, m, g or t)");
 
     /** {@code SHMEM_BOOTSTRAP_TIMEOUT_S}: how long start-up waits for every PE to arrive. */
@@ -69,8 +70,40 @@ public final class Params {
             Parameter.intRange("SHMEM_TEAMS_MAX", 256, 8, 65_536,
                     "Size of the pool of team synchronization slots (predefined teams use 4)");
 
+    /** {@code SHMEM_COLLECTIVE_SCRATCH}: bytes of each of a team's two collective scratch buffers. */
+    public static final Parameter<Long> COLLECTIVE_SCRATCH =
+            Parameter.size("SHMEM_COLLECTIVE_SCRATCH", 16L << 10,
+                    "Size in bytes of each of a team's two collective scratch buffers (suffix k, m, g or t)");
+
+    /** {@code SHMEM_BARRIER_ALGORITHM}: the team_sync / barrier algorithm ({@code auto} lets the policy choose). */
+    public static final Parameter<String> BARRIER_ALGORITHM = algorithm("SHMEM_BARRIER_ALGORITHM",
+            CollectiveCatalog.barrierChoices(), "barrier_all, sync_all and team_sync");
+    /** {@code SHMEM_BCAST_ALGORITHM}. */
+    public static final Parameter<String> BCAST_ALGORITHM = algorithm("SHMEM_BCAST_ALGORITHM",
+            CollectiveCatalog.broadcastChoices(), "broadcast");
+    /** {@code SHMEM_REDUCE_ALGORITHM}. */
+    public static final Parameter<String> REDUCE_ALGORITHM = algorithm("SHMEM_REDUCE_ALGORITHM",
+            CollectiveCatalog.reduceChoices(), "reductions");
+    /** {@code SHMEM_COLLECT_ALGORITHM}. */
+    public static final Parameter<String> COLLECT_ALGORITHM = algorithm("SHMEM_COLLECT_ALGORITHM",
+            CollectiveCatalog.collectChoices(), "collect");
+    /** {@code SHMEM_FCOLLECT_ALGORITHM}. */
+    public static final Parameter<String> FCOLLECT_ALGORITHM = algorithm("SHMEM_FCOLLECT_ALGORITHM",
+            CollectiveCatalog.collectChoices(), "fcollect");
+    /** {@code SHMEM_ALLTOALL_ALGORITHM}. */
+    public static final Parameter<String> ALLTOALL_ALGORITHM = algorithm("SHMEM_ALLTOALL_ALGORITHM",
+            CollectiveCatalog.alltoallChoices(), "alltoall and alltoalls");
+    /** {@code SHMEM_SCAN_ALGORITHM}. */
+    public static final Parameter<String> SCAN_ALGORITHM = algorithm("SHMEM_SCAN_ALGORITHM",
+            CollectiveCatalog.scanChoices(), "sum_inscan and sum_exscan");
+
+    private static Parameter<String> algorithm(String name, List<String> choices, String what) {
+        return Parameter.choice(name, "auto", choices, "Algorithm of " + what + ": " + String.join(", ", choices));
+    }
+
     public static final List<Parameter<?>> ALL = List.of(
             VERSION, INFO, DEBUG, SYMMETRIC_SIZE,
             SHM_DIR, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
-            BOOTSTRAP_TIMEOUT_S, TEAMS_MAX);
+            BOOTSTRAP_TIMEOUT_S, TEAMS_MAX, COLLECTIVE_SCRATCH, BARRIER_ALGORITHM, BCAST_ALGORITHM,
+            REDUCE_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM, ALLTOALL_ALGORITHM, SCAN_ALGORITHM);
 }

@@ -31,7 +31,7 @@ class ParametersTest {
         assertEquals(4000, p.get(Params.WAIT_SPINS));
         assertEquals(200, p.get(Params.WAIT_YIELDS));
         assertEquals(200, p.get(Params.WAIT_PARK_MAX_US));
-        assertEquals(4_194_304L, p.get(Params.RESERVED_SIZE));
+        assertEquals(33_554_432L, p.get(Params.RESERVED_SIZE));
         assertEquals(60, p.get(Params.BOOTSTRAP_TIMEOUT_S));
         for (Parameter<?> param : Parameters.all()) {
             assertEquals("default", p.source(param), param.name());
@@ -45,7 +45,9 @@ class ParametersTest {
         assertEquals(List.of("SHMEM_VERSION", "SHMEM_INFO", "SHMEM_DEBUG", "SHMEM_SYMMETRIC_SIZE",
                         "SHMEM_SHM_DIR", "SHMEM_WAIT_SPINS", "SHMEM_WAIT_YIELDS",
                         "SHMEM_WAIT_PARK_MAX_US", "SHMEM_RESERVED_SIZE", "SHMEM_BOOTSTRAP_TIMEOUT_S",
-                        "SHMEM_TEAMS_MAX"),
+                        "SHMEM_TEAMS_MAX", "SHMEM_COLLECTIVE_SCRATCH", "SHMEM_BARRIER_ALGORITHM", "SHMEM_BCAST_ALGORITHM",
+                        "SHMEM_REDUCE_ALGORITHM", "SHMEM_COLLECT_ALGORITHM", "SHMEM_FCOLLECT_ALGORITHM",
+                        "SHMEM_ALLTOALL_ALGORITHM", "SHMEM_SCAN_ALGORITHM"),
                 Parameters.all().stream().map(Parameter::name).toList());
         assertEquals(Params.ALL, Parameters.all());
         for (Parameter<?> p : List.of(Params.VERSION, Params.INFO, Params.DEBUG, Params.SYMMETRIC_SIZE)) {
@@ -226,7 +228,7 @@ class ParametersTest {
                         Params.WAIT_SPINS.description()), cells(lines.get(7)));
         assertEquals(List.of("SHMEM_SHM_DIR", "/dev/shm", "default", "shmem4j",
                         Params.SHM_DIR.description()), cells(lines.get(6)));
-        assertEquals(List.of("SHMEM_RESERVED_SIZE", "4194304 (4m)", "default", "shmem4j",
+        assertEquals(List.of("SHMEM_RESERVED_SIZE", "33554432 (32m)", "default", "shmem4j",
                         Params.RESERVED_SIZE.description()), cells(lines.get(10)));
         assertEquals("Deprecated aliases, read only when the SHMEM_ variable is unset: "
                 + "SMA_VERSION -> SHMEM_VERSION, SMA_INFO -> SHMEM_INFO, SMA_DEBUG -> SHMEM_DEBUG, "

@@ -1,0 +1,162 @@
+package org.shmem4j.core.coll;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.shmem4j.core.sync.PointToPointSync;
+import org.shmem4j.core.sync.WaitPolicy;
+
+/**
+ * One team's toolbox for collective algorithms: the {@link PeerAccess}, the team slot's flag lines
+ * and scratch buffers, the collective sequence number, waiting, and the hosts of the members.
+ *
+ * <h2>Flags</h2>
+ * Flag words are never reset. Every value written is a {@link #stamp(long, int) stamp} of the
+ * collective's sequence number and a step, which grows monotonically over a team's lifetime, so
+ * "arrived" is "flag &gt;= stamp": a fast member's signal for a later collective can neither be
+ * lost nor mistaken. Each flag line has one writer per collective step: sender flags are written
+ * only by that sender, acknowledgement flags only by that acknowledger, round flags only by the
+ * round's partner.
+ *
+ * <h2>Scratch</h2>
+ * Two buffers per team, used by collectives of even and odd sequence numbers: a member can only
+ * run ahead into the next collective, never two, before every member finished the current one
+ * (each collective ends with an all-member dependency), so the buffer of collective s is not
+ * reused while anyone still reads it.
+ */
+public final class CollectiveSupport {
+    private static final long LINE = 64;
+
+    /** Where one team's flags and scratch live in every member's region. */
+    public record SlotLayout(long senderFlags, long ackFlags, long roundFlags, int roundLines, long scratch0,
+            long scratch1, long scratchBytes) {
+    }
+
+    private final PeerAccess peers;
+    private final SlotLayout slot;
+    private final PointToPointSync sync;
+    private final WaitPolicy waitPolicy;
+    private final int[] hostOfMember;
+    private final Runnable barrier;
+    private final Arena temporaries = Arena.ofShared();
+    private MemorySegment temp = MemorySegment.NULL;
+    private long seq;
+
+    /**
+     * @param hostOfMember a small integer per member naming its host (members with equal numbers
+     *        share memory); the node-aware algorithms group by it
+     * @param barrier the team's own barrier over its members (stores before it are visible after it)
+     */
+    public CollectiveSupport(PeerAccess peers, SlotLayout slot, WaitPolicy waitPolicy, int[] hostOfMember,
+            Runnable barrier) {
+        this.barrier = barrier;
+        this.peers = peers;
+        this.slot = slot;
+        this.waitPolicy = waitPolicy;
+        this.sync = new PointToPointSync(peers.local(), waitPolicy);
+        this.hostOfMember = hostOfMember;
+    }
+
+    public PeerAccess peers() {
+        return peers;
+    }
+
+    public int size() {
+        return peers.size();
+    }
+
+    public int rank() {
+        return peers.rank();
+    }
+
+    public MemorySegment local() {
+        return peers.local();
+    }
+
+    public WaitPolicy waitPolicy() {
+        return waitPolicy;
+    }
+
+    /** Host number of member {@code member}. */
+    public int hostOf(int member) {
+        return hostOfMember[member];
+    }
+
+    /** True when the team spans more than one host. */
+    public boolean spansHosts() {
+        for (int h : hostOfMember) {
+            if (h != hostOfMember[0]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The team barrier: every member has arrived, and their earlier stores are visible. */
+    public void barrier() {
+        barrier.run();
+    }
+
+    /** Starts a collective: its sequence number (1, 2, ...). Collectives on one team are never concurrent. */
+    public long begin() {
+        return ++seq;
+    }
+
+    /** A flag value for step {@code step} (below 2^20) of collective {@code seq}: monotonic in both. */
+    public static long stamp(long seq, int step) {
+        return (seq << 20) | step;
+    }
+
+    /** Offset of the flag line on which {@code sender} signals (every member has one per sender). */
+    public long senderFlag(int sender) {
+        return slot.senderFlags() + sender * LINE;
+    }
+
+    /** Offset of the flag line on which {@code member} acknowledges. */
+    public long ackFlag(int member) {
+        return slot.ackFlags() + member * LINE;
+    }
+
+    /** Offset of the flag line of round {@code round}. */
+    public long roundFlag(int round) {
+        if (round >= slot.roundLines()) {
+            throw new IllegalStateException("collective round " + round + " exceeds the " + slot.roundLines() + " round lines");
+        }
+        return slot.roundFlags() + round * LINE;
+    }
+
+    /** Offset of the scratch buffer of collective {@code seq}. */
+    public long scratch(long seq) {
+        return (seq & 1) == 0 ? slot.scratch0() : slot.scratch1();
+    }
+
+    /** Bytes in one scratch buffer. */
+    public long scratchBytes() {
+        return slot.scratchBytes();
+    }
+
+    /** Signals {@code peer}'s flag line {@code flag} with {@code value} (after this PE's earlier puts). */
+    public void signal(int peer, long flag, long value) {
+        peers.signal(peer, flag, value);
+    }
+
+    /** Waits until this PE's flag line {@code flag} holds at least {@code value}. */
+    public void await(long flag, long value) {
+        sync.waitUntil(flag, 8, org.shmem4j.Cmp.GE, value);
+    }
+
+    /**
+     * A private native buffer of at least {@code bytes} for partial results, reused across this
+     * team's collectives (which never run concurrently).
+     */
+    public MemorySegment temp(long bytes) {
+        if (temp.byteSize() < bytes) {
+            temp = temporaries.allocate(Math.max(bytes, 2 * temp.byteSize()), 64);
+        }
+        return temp.asSlice(0, bytes);
+    }
+
+    /** Releases the temporary buffers (the team is destroyed). */
+    public void close() {
+        temporaries.close();
+    }
+}

@@ -1,0 +1,33 @@
+package org.shmem4j.core.coll;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The internal point-to-point interface every collective algorithm is written against: byte
+ * transfers to and from team members' symmetric regions and single-word flags. Offsets are region
+ * offsets (the same on every PE); PE numbers are team numbers. An implementation over mapped
+ * shared memory ({@link MappedPeerAccess}) exists today; a network transport provides the same
+ * operations, so the algorithms run unchanged over it.
+ */
+public interface PeerAccess {
+    /** Number of team members. */
+    int size();
+
+    /** This PE's team number. */
+    int rank();
+
+    /** This PE's own region (for local loads, stores and reductions). */
+    MemorySegment local();
+
+    /** Copies {@code bytes} of {@code src} from {@code srcOffset} to member {@code peer} at {@code remoteOffset}. */
+    void put(int peer, long remoteOffset, MemorySegment src, long srcOffset, long bytes);
+
+    /** Copies {@code bytes} from member {@code peer} at {@code remoteOffset} into {@code dst} at {@code dstOffset}. */
+    void get(MemorySegment dst, long dstOffset, int peer, long remoteOffset, long bytes);
+
+    /** Writes a flag word on {@code peer}, ordered after every earlier put of this PE (a release store). */
+    void signal(int peer, long offset, long value);
+
+    /** Reads a flag word of {@code peer} with acquire semantics. */
+    long read(int peer, long offset);
+}

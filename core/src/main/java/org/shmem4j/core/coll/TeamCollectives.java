@@ -1,0 +1,136 @@
+package org.shmem4j.core.coll;
+
+import org.shmem4j.SymmetricArray;
+import org.shmem4j.SymmetricObject;
+
+/**
+ * The collectives of one team: argument checks that name the routine, the choice of algorithm
+ * ({@link CollectivePolicy}), and the call. Algorithms see only region offsets and byte counts and
+ * talk to the members through {@link CollectiveSupport}. A team's collectives are never run
+ * concurrently (spec 9.10: program order, one thread per team at a time), which the sequence
+ * numbers rely on; calls are serialised here in case a program breaks that rule.
+ */
+public final class TeamCollectives {
+    private final CollectiveSupport support;
+    private final CollectivePolicy policy;
+
+    public TeamCollectives(CollectiveSupport support, CollectivePolicy policy) {
+        this.support = support;
+        this.policy = policy;
+    }
+
+    public CollectiveSupport support() {
+        return support;
+    }
+
+    private int size() {
+        return support.size();
+    }
+
+    private void checkRoot(String routine, int root) {
+        if (root < 0 || root >= size()) {
+            throw new IllegalArgumentException(routine + ": root PE " + root + " is out of range [0, " + size() + ")");
+        }
+    }
+
+    private static long bytes(String routine, long count, long elementBytes) {
+        if (count < 0) {
+            throw new IllegalArgumentException(routine + ": negative element count " + count);
+        }
+        try {
+            return Math.multiplyExact(count, elementBytes);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(routine + ": " + count + " elements overflow");
+        }
+    }
+
+    /** Source and destination of a reduction or scan must coincide or be disjoint (spec 9.10.9). */
+    private static void checkOverlap(String routine, long dest, long src, long bytes) {
+        if (dest != src && dest < src + bytes && src < dest + bytes) {
+            throw new IllegalArgumentException(routine + ": dest and source overlap partially (offsets " + dest + " and "
+                    + src + ", " + bytes + " bytes); they must be the same object range or disjoint");
+        }
+    }
+
+    // ------------------------------------------------------------------ entry points
+
+    /** shmem_team_sync. */
+    public synchronized void sync() {
+        policy.barrier(support).run(support);
+    }
+
+    /** shmem_broadcast[mem]: {@code count} elements of {@code elementBytes} from {@code root}'s source. */
+    public synchronized void broadcast(String routine, SymmetricObject dest, SymmetricObject source, long count,
+            long elementBytes, int root) {
+        long bytes = bytes(routine, count, elementBytes);
+        long d = dest.byteRange(routine, 0, bytes);
+        long s = source.byteRange(routine, 0, bytes);
+        checkRoot(routine, root);
+        policy.broadcast(support, bytes).run(support, d, s, bytes, root);
+    }
+
+    /** shmem_fcollect[mem]: every member contributes {@code count} elements, concatenated in team order. */
+    public synchronized void fcollect(String routine, SymmetricObject dest, SymmetricObject source, long count,
+            long elementBytes) {
+        long bytes = bytes(routine, count, elementBytes);
+        long s = source.byteRange(routine, 0, bytes);
+        long d = dest.byteRange(routine, 0, bytes(routine, bytes, size()));
+        policy.fcollect(support, bytes).fixed(support, d, s, bytes);
+    }
+
+    /** shmem_collect[mem]: members contribute different counts, concatenated in team order. */
+    public synchronized void collect(String routine, SymmetricObject dest, SymmetricObject source, long count,
+            long elementBytes) {
+        long bytes = bytes(routine, count, elementBytes);
+        long s = source.byteRange(routine, 0, bytes);
+        policy.collect(support, bytes).variable(support, routine, dest, s, bytes);
+    }
+
+    /** shmem_alltoall[mem]: block {@code j} of every member's source goes to member {@code j}. */
+    public synchronized void alltoall(String routine, SymmetricObject dest, SymmetricObject source, long count,
+            long elementBytes) {
+        long block = bytes(routine, count, elementBytes);
+        long total = bytes(routine, block, size());
+        long d = dest.byteRange(routine, 0, total);
+        long s = source.byteRange(routine, 0, total);
+        if (block > 0) {
+            policy.alltoall(support, block).run(support, d, s, block, block, block, block);
+        }
+    }
+
+    /**
+     * shmem_alltoalls[mem]: as alltoall with element strides {@code dst} and {@code sst} (in
+     * elements, at least 1): element {@code i} of the block for member {@code j} is read at
+     * {@code (j * count + i) * sst} and written at {@code (j' * count + i) * dst}, {@code j'} the sender.
+     */
+    public synchronized void alltoalls(String routine, SymmetricObject dest, SymmetricObject source, long dst, long sst,
+            long count, long elementBytes) {
+        if (dst < 1 || sst < 1) {
+            throw new IllegalArgumentException(routine + ": strides must be at least 1 (dst=" + dst + ", sst=" + sst + ")");
+        }
+        long n = bytes(routine, count, size());
+        long d = dest.byteRange(routine, 0, n == 0 ? 0 : bytes(routine, (n - 1) * dst + 1, elementBytes));
+        long s = source.byteRange(routine, 0, n == 0 ? 0 : bytes(routine, (n - 1) * sst + 1, elementBytes));
+        policy.alltoall(support, count * elementBytes).run(support, d, s, count * elementBytes, dst * elementBytes,
+                sst * elementBytes, elementBytes);
+    }
+
+    /** shmem_TYPENAME_OP_reduce. */
+    public synchronized void reduce(String routine, ReduceKernel kernel, SymmetricArray<?> dest, SymmetricArray<?> source,
+            long count) {
+        long d = dest.elementOffset(routine, 0, count);
+        long s = source.elementOffset(routine, 0, count);
+        long bytes = count * kernel.layout().byteSize();
+        checkOverlap(routine, d, s, bytes);
+        policy.reduce(support, bytes).run(support, kernel, d, s, count);
+    }
+
+    /** shmem_TYPENAME_sum_inscan / sum_exscan. */
+    public synchronized void scan(String routine, ReduceKernel kernel, SymmetricArray<?> dest, SymmetricArray<?> source,
+            long count, boolean inclusive) {
+        long d = dest.elementOffset(routine, 0, count);
+        long s = source.elementOffset(routine, 0, count);
+        checkOverlap(routine, d, s, count * kernel.layout().byteSize());
+        policy.scan(support, count * kernel.layout().byteSize()).run(support, kernel, d, s, count, inclusive);
+    }
+}
