@@ -2,7 +2,8 @@
 # bench/run.sh - build (if needed) and run the shmem4j benchmarks, the Java counterparts of the
 # C peer's programs (../shared/peer), printing the same lines so peer/compare.py pairs them.
 #
-# Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate barrier (default: all five)
+# Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate barrier team_create
+#                                       msgrate_threads (default: all seven)
 # Results go to stdout ('#' lines are comments); redirect to a file to keep them.
 # Knobs (environment):
 #   NP=2                PEs (bin/oshrun -n)
@@ -27,7 +28,7 @@ cd "$root"
 np=${NP:-2}
 limit=${BENCH_TIMEOUT:-300}
 progs=("$@")
-[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate barrier)
+[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate barrier team_create msgrate_threads)
 # Serial GC and a fixed, pre-touched heap: the programs allocate nothing in their timed loops,
 # so the collector only has to stay out of the way; the big buffers are native (Arena) memory.
 jvm_opts=${BENCH_JVM_OPTS:--XX:+UseSerialGC -Xms256m -Xmx256m -XX:+AlwaysPreTouch}
