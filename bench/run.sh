@@ -3,7 +3,7 @@
 # C peer's programs (../shared/peer), printing the same lines so peer/compare.py pairs them.
 #
 # Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate amo barrier gups
-#                                       (default: all seven, in the C peer's order)
+#                                       team_create msgrate_threads (default: all, the C peer's first)
 # Results go to stdout ('#' lines are comments); redirect to a file to keep them.
 # Knobs (environment):
 #   NP=2                PEs (bin/oshrun -n)
@@ -28,7 +28,7 @@ cd "$root"
 np=${NP:-2}
 limit=${BENCH_TIMEOUT:-300}
 progs=("$@")
-[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate amo barrier gups)
+[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate amo barrier gups team_create msgrate_threads)
 # Serial GC and a fixed, pre-touched heap: the programs allocate nothing in their timed loops,
 # so the collector only has to stay out of the way; the big buffers are native (Arena) memory.
 jvm_opts=${BENCH_JVM_OPTS:--XX:+UseSerialGC -Xms256m -Xmx256m -XX:+AlwaysPreTouch}

@@ -4,13 +4,14 @@ import java.util.List;
 
 /**
  * Runs one benchmark program, or all of them in turn, on this PE:
- * {@code java ... org.shmem4j.bench.Main put_lat|get_lat|put_bw|msgrate|amo|barrier|gups|all}
+ * {@code java ... org.shmem4j.bench.Main put_lat|get_lat|put_bw|msgrate|amo|barrier|gups|team_create|msgrate_threads|all}
  * (started on every PE by {@code bin/oshrun}; see bench/run.sh). Knobs come from the environment
  * ({@link Knobs}). The exit status is non-zero when a program fails.
  */
 public final class Main {
-    /** The programs, in the order of the C peer's run.sh (which also has coll, not here yet). */
-    public static final List<String> PROGRAMS = List.of("put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "gups");
+    /** The programs: the C peer's, in the order of its run.sh, then the Java-only ones. */
+    public static final List<String> PROGRAMS = List.of("put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "gups",
+            "team_create", "msgrate_threads");
 
     private Main() {
     }
@@ -42,6 +43,8 @@ public final class Main {
             case "amo" -> Amo.run(knobs);
             case "barrier" -> Barrier.run(knobs);
             case "gups" -> Gups.run(knobs);
+            case "team_create" -> TeamCreate.run(knobs);
+            case "msgrate_threads" -> MsgRateThreads.run(knobs);
             default -> {
                 System.err.println("unknown benchmark '" + program + "'; expected one of "
                         + String.join(", ", PROGRAMS) + ", all");

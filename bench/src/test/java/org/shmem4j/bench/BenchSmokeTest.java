@@ -72,13 +72,25 @@ class BenchSmokeTest {
                 p.add("barrier_all pes=2 " + US);
                 p.add("sync_all pes=2 " + US);
             }
+            case "team_create" -> {
+                p.add("team_create op=dup teams=64 pes=2 " + US);
+                p.add("team_create op=halving teams=64 pes=2 " + US);
+            }
+            case "msgrate_threads" -> {
+                for (String ctx : List.of("private", "shared")) {
+                    for (int t : MsgRateThreads.THREADS) {
+                        p.add("msgrate op=putmem_nbi threads=" + t + " ctx=" + ctx + " Mmsgs=\\d+\\.\\d{3}");
+                    }
+                }
+            }
             default -> throw new IllegalArgumentException(program);
         }
         return p;
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "gups"})
+    @ValueSource(strings = {"put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "gups", "team_create",
+            "msgrate_threads"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void printsThePeersMeasurementLines(String program) {
         PrintStream saved = System.out;
