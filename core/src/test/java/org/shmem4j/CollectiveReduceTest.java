@@ -243,7 +243,8 @@ class CollectiveReduceTest {
         for (long i = 0; i < n; i++) {
             double v = op == Op.PROD ? 1 + rnd.nextDouble(-0.1, 0.1) : rnd.nextDouble(-1e6, 1e6) / 3;
             if (op != Op.PROD && i % 11 == 0) {
-                v = i % 22 == 0 ? 0.0 : -0.0; // signed zeros: max/min are not commutative on them
+                // all members hold zeros of differing signs here: max/min are not commutative on them
+                v = ((i / 11 + me) & 1) == 0 ? 0.0 : -0.0;
             }
             setRaw(c, s, i, c == Carrier.FLOAT ? Float.floatToRawIntBits((float) v) : Double.doubleToRawLongBits(v));
         }
