@@ -29,8 +29,9 @@ public final class CollectiveCatalog {
     static final Map<String, Algorithms.Broadcast> BROADCAST = catalog(LinearAlgorithms.BROADCAST);
     static final Map<String, Algorithms.Collect> COLLECT = catalog(LinearAlgorithms.COLLECT);
     static final Map<String, Algorithms.Alltoall> ALLTOALL = catalog(LinearAlgorithms.ALLTOALL);
-    static final Map<String, Algorithms.Reduce> REDUCE = catalog(LinearAlgorithms.REDUCE);
-    static final Map<String, Algorithms.Scan> SCAN = catalog(LinearAlgorithms.SCAN);
+    static final Map<String, Algorithms.Reduce> REDUCE = catalog(LinearAlgorithms.REDUCE, ReduceAlgorithms.TREE,
+            ReduceAlgorithms.RECURSIVE_DOUBLING, ReduceAlgorithms.RING, ReduceAlgorithms.RABENSEIFNER);
+    static final Map<String, Algorithms.Scan> SCAN = catalog(LinearAlgorithms.SCAN, ScanAlgorithms.LOG);
 
     @SafeVarargs
     private static <A extends Algorithms.Named> Map<String, A> catalog(A... algorithms) {
