@@ -421,12 +421,19 @@ class CollectiveAlgorithmsATest {
                 assertEquals(f(root, i, salt), buf.dst.get(i), "broadcast in iteration " + it);
             }
             team.fcollect(buf.col, buf.src, c);
+            // Overwrite dest at once: a peer still reading it (as a relay) would see the garbage.
+            long[] got = buf.col.toArray();
+            buf.col.fill(-1);
             for (int pe = 0; pe < n; pe++) {
                 for (int i = 0; i < c; i++) {
-                    assertEquals(f(pe, i, salt), buf.col.get(pe * c + i), "fcollect in iteration " + it);
+                    assertEquals(f(pe, i, salt), got[pe * c + i], "fcollect in iteration " + it);
                 }
             }
             team.alltoall(buf.dst, buf.src, c);
+            // Overwrite the blocks other members pulled: a peer still reading them would see the garbage.
+            for (int i = c; i < c * n; i++) {
+                buf.src.set(i, -i);
+            }
             for (int pe = 0; pe < n; pe++) {
                 for (int i = 0; i < c; i++) {
                     assertEquals(f(pe, me * c + i, salt), buf.dst.get(pe * c + i), "alltoall in iteration " + it);
