@@ -25,10 +25,14 @@ public final class CollectiveCatalog {
         }
     };
 
-    static final Map<String, Algorithms.Barrier> BARRIER = catalog(LinearAlgorithms.BARRIER, DISSEMINATION_BARRIER);
-    static final Map<String, Algorithms.Broadcast> BROADCAST = catalog(LinearAlgorithms.BROADCAST);
-    static final Map<String, Algorithms.Collect> COLLECT = catalog(LinearAlgorithms.COLLECT);
-    static final Map<String, Algorithms.Alltoall> ALLTOALL = catalog(LinearAlgorithms.ALLTOALL);
+    static final Map<String, Algorithms.Barrier> BARRIER = catalog(LinearAlgorithms.BARRIER, DISSEMINATION_BARRIER,
+            BarrierAlgorithms.TREE);
+    static final Map<String, Algorithms.Broadcast> BROADCAST = catalog(LinearAlgorithms.BROADCAST,
+            BroadcastAlgorithms.BINOMIAL, BroadcastAlgorithms.SCATTER_ALLGATHER);
+    static final Map<String, Algorithms.Collect> COLLECT = catalog(LinearAlgorithms.COLLECT,
+            CollectAlgorithms.RING, CollectAlgorithms.RECURSIVE_DOUBLING, CollectAlgorithms.BRUCK);
+    static final Map<String, Algorithms.Alltoall> ALLTOALL = catalog(LinearAlgorithms.ALLTOALL,
+            AlltoallAlgorithms.PAIRWISE);
     static final Map<String, Algorithms.Reduce> REDUCE = catalog(LinearAlgorithms.REDUCE, ReduceAlgorithms.TREE,
             ReduceAlgorithms.RECURSIVE_DOUBLING, ReduceAlgorithms.RING, ReduceAlgorithms.RABENSEIFNER);
     static final Map<String, Algorithms.Scan> SCAN = catalog(LinearAlgorithms.SCAN, ScanAlgorithms.LOG);

@@ -1,0 +1,257 @@
+package org.shmem4j.core.coll;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.shmem4j.SymmetricObject;
+
+/**
+ * Collect / fcollect algorithms besides {@code linear}. Each is an allgather of n blocks, block j
+ * being member j's contribution, written by pulls from the members' dests (never their sources,
+ * which only their owners read). For {@code collect} the block sizes are first allgathered the
+ * same way through the collective's scratch buffer (one 8-byte block per member), then the data.
+ * Every member returns only after it holds every block (so every member entered) and after the
+ * members that read its dest acknowledged (so its dest is not read after it returned).
+ */
+final class CollectAlgorithms {
+    private CollectAlgorithms() {
+    }
+
+    /** An allgather pattern over a block layout in a symmetric buffer. */
+    private abstract static class Allgather implements Algorithms.Collect {
+        private final String name;
+
+        Allgather(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        /** Whether blocks are kept rotated (position q = block {@code me + q}) during the exchange. */
+        abstract boolean rotated();
+
+        /**
+         * Completes the allgather of blocks {@code [pre[j], pre[j + 1])} (offsets from {@code base};
+         * for a rotated layout, {@code pre} is the rotated prefix) once this member's own block is
+         * in place. Stamps use steps from {@code stepBase}; with {@code ack}, returns only after
+         * every reader of this member's buffer acknowledged.
+         */
+        abstract void exchange(CollectiveSupport s, long seq, int stepBase, long base, long[] pre, boolean ack);
+
+        @Override
+        public void fixed(CollectiveSupport s, long dest, long source, long bytes) {
+            long seq = s.begin();
+            int n = s.size();
+            long[] sizes = new long[n];
+            java.util.Arrays.fill(sizes, bytes);
+            data(s, seq, 0, dest, source, sizes);
+        }
+
+        @Override
+        public void variable(CollectiveSupport s, String routine, SymmetricObject dest, long source, long bytes) {
+            int n = s.size();
+            if (8L * n > s.scratchBytes()) {
+                LinearAlgorithms.COLLECT.variable(s, routine, dest, source, bytes);
+                return;
+            }
+            long seq = s.begin();
+            int me = s.rank();
+            long scratch = s.scratch(seq);
+            long[] eight = new long[n];
+            java.util.Arrays.fill(eight, 8);
+            long[] pre = prefix(eight, me, rotated());
+            s.local().set(ValueLayout.JAVA_LONG, scratch + (rotated() ? 0 : pre[me]), bytes);
+            exchange(s, seq, 0, scratch, pre, false);
+            long[] sizes = new long[n];
+            long total = 0;
+            for (int j = 0; j < n; j++) {
+                int at = rotated() ? Math.floorMod(j - me, n) : j;
+                sizes[j] = s.local().get(ValueLayout.JAVA_LONG, scratch + 8L * at);
+                total += sizes[j];
+            }
+            long d = dest.byteRange(routine, 0, total);
+            data(s, seq, n + 2, d, source, sizes);
+        }
+
+        private void data(CollectiveSupport s, long seq, int stepBase, long dest, long source, long[] sizes) {
+            int me = s.rank();
+            long[] pre = prefix(sizes, me, rotated());
+            long own = rotated() ? 0 : pre[me];
+            MemorySegment.copy(s.local(), source, s.local(), dest + own, sizes[me]);
+            exchange(s, seq, stepBase, dest, pre, true);
+            if (rotated() && me != 0) {
+                // position q holds block me + q: blocks me..n-1 come first, then 0..me-1.
+                int n = s.size();
+                long total = pre[n];
+                long head = 0;
+                for (int j = 0; j < me; j++) {
+                    head += sizes[j];
+                }
+                MemorySegment tmp = s.temp(total);
+                MemorySegment.copy(s.local(), dest, tmp, 0, total);
+                MemorySegment.copy(tmp, 0, s.local(), dest + head, total - head);
+                MemorySegment.copy(tmp, total - head, s.local(), dest, head);
+            }
+        }
+    }
+
+    /** Prefix sums of block sizes, in team order or rotated so that position q is block {@code me + q}. */
+    private static long[] prefix(long[] sizes, int me, boolean rotated) {
+        int n = sizes.length;
+        long[] pre = new long[n + 1];
+        for (int q = 0; q < n; q++) {
+            pre[q + 1] = pre[q] + sizes[rotated ? (me + q) % n : q];
+        }
+        return pre;
+    }
+
+    /**
+     * Ring: in step k (1..n-1) member i pulls block {@code i - k} from its left neighbour, which
+     * signalled step k once it held that block; finally it acknowledges to the left neighbour and
+     * waits for the right neighbour's acknowledgement.
+     */
+    static final Algorithms.Collect RING = new Allgather("ring") {
+        @Override
+        boolean rotated() {
+            return false;
+        }
+
+        @Override
+        void exchange(CollectiveSupport s, long seq, int stepBase, long base, long[] pre, boolean ack) {
+            int n = s.size();
+            int me = s.rank();
+            if (n == 1) {
+                return;
+            }
+            int left = (me + n - 1) % n;
+            int right = (me + 1) % n;
+            s.signal(right, s.senderFlag(me), CollectiveSupport.stamp(seq, stepBase + 1));
+            for (int k = 1; k < n; k++) {
+                int b = Math.floorMod(me - k, n);
+                s.await(s.senderFlag(left), CollectiveSupport.stamp(seq, stepBase + k));
+                s.peers().get(s.local(), base + pre[b], left, base + pre[b], pre[b + 1] - pre[b]);
+                if (k < n - 1) {
+                    s.signal(right, s.senderFlag(me), CollectiveSupport.stamp(seq, stepBase + k + 1));
+                }
+            }
+            if (ack) {
+                long done = CollectiveSupport.stamp(seq, stepBase + n);
+                s.signal(left, s.ackFlag(me), done);
+                s.await(s.ackFlag(right), done);
+            }
+        }
+    };
+
+    /**
+     * Recursive doubling over the largest power of two p &lt;= n. Member {@code p + i} (an extra,
+     * when n is not a power of two) first hands its block to member i; in step k member i exchanges
+     * with {@code i ^ 2^k} the blocks of its group of 2^k members and of their extras (at most two
+     * contiguous ranges); finally member i hands everything to its extra, which pulls it all.
+     */
+    static final Algorithms.Collect RECURSIVE_DOUBLING = new Allgather("recursive_doubling") {
+        @Override
+        boolean rotated() {
+            return false;
+        }
+
+        @Override
+        void exchange(CollectiveSupport s, long seq, int stepBase, long base, long[] pre, boolean ack) {
+            int n = s.size();
+            int me = s.rank();
+            if (n == 1) {
+                return;
+            }
+            int p = Integer.highestOneBit(n);
+            int steps = Integer.numberOfTrailingZeros(p);
+            long gathered = CollectiveSupport.stamp(seq, stepBase + 1 + steps);
+            if (me >= p) {
+                int partner = me - p;
+                s.signal(partner, s.senderFlag(me), CollectiveSupport.stamp(seq, stepBase));
+                s.await(s.senderFlag(partner), gathered);
+                range(s, base, pre, partner, 0, me);
+                range(s, base, pre, partner, me + 1, n);
+                if (ack) {
+                    s.signal(partner, s.ackFlag(me), gathered);
+                }
+                return;
+            }
+            boolean hasExtra = me + p < n;
+            if (hasExtra) {
+                s.await(s.senderFlag(me + p), CollectiveSupport.stamp(seq, stepBase));
+                range(s, base, pre, me + p, me + p, me + p + 1);
+            }
+            for (int k = 0; k < steps; k++) {
+                int d = 1 << k;
+                int partner = me ^ d;
+                long step = CollectiveSupport.stamp(seq, stepBase + 1 + k);
+                s.signal(partner, s.senderFlag(me), step);
+                s.await(s.senderFlag(partner), step);
+                int g = partner & -d;
+                range(s, base, pre, partner, g, g + d);
+                range(s, base, pre, partner, Math.min(n, g + p), Math.min(n, g + d + p));
+                if (ack) {
+                    s.signal(partner, s.ackFlag(me), step);
+                }
+            }
+            if (hasExtra) {
+                s.signal(me + p, s.senderFlag(me), gathered);
+            }
+            if (ack) {
+                for (int k = 0; k < steps; k++) {
+                    s.await(s.ackFlag(me ^ (1 << k)), CollectiveSupport.stamp(seq, stepBase + 1 + k));
+                }
+                if (hasExtra) {
+                    s.await(s.ackFlag(me + p), gathered);
+                }
+            }
+        }
+    };
+
+    /**
+     * Bruck: blocks are kept rotated (position q holds block {@code me + q}); in step k member i
+     * pulls positions {@code [0, min(2^k, n - 2^k))} of member {@code i + 2^k} (which signalled it
+     * completed the earlier steps) into its positions from 2^k; after ceil(log2 n) steps every
+     * position is filled, the readers (members {@code i - 2^k}) acknowledged, and a local rotation
+     * puts the blocks in team order.
+     */
+    static final Algorithms.Collect BRUCK = new Allgather("bruck") {
+        @Override
+        boolean rotated() {
+            return true;
+        }
+
+        @Override
+        void exchange(CollectiveSupport s, long seq, int stepBase, long base, long[] pre, boolean ack) {
+            int n = s.size();
+            int me = s.rank();
+            int k = 0;
+            for (int d = 1; d < n; d <<= 1, k++) {
+                int from = (me + d) % n;
+                int to = Math.floorMod(me - d, n);
+                long step = CollectiveSupport.stamp(seq, stepBase + k);
+                s.signal(to, s.senderFlag(me), step);
+                s.await(s.senderFlag(from), step);
+                int count = Math.min(d, n - d);
+                s.peers().get(s.local(), base + pre[d], from, base, pre[d + count] - pre[d]);
+                if (ack) {
+                    s.signal(from, s.ackFlag(me), step);
+                }
+            }
+            if (ack) {
+                k = 0;
+                for (int d = 1; d < n; d <<= 1, k++) {
+                    s.await(s.ackFlag(Math.floorMod(me - d, n)), CollectiveSupport.stamp(seq, stepBase + k));
+                }
+            }
+        }
+    };
+
+    /** Pulls blocks {@code [from, to)} of {@code peer}'s buffer into the same place of this member's. */
+    private static void range(CollectiveSupport s, long base, long[] pre, int peer, int from, int to) {
+        if (from < to) {
+            s.peers().get(s.local(), base + pre[from], peer, base + pre[from], pre[to] - pre[from]);
+        }
+    }
+}
