@@ -18,10 +18,18 @@ import org.shmem4j.core.sync.WaitPolicy;
  * round's partner.
  *
  * <h2>Scratch</h2>
- * Two buffers per team, used by collectives of even and odd sequence numbers: a member can only
- * run ahead into the next collective, never two, before every member finished the current one
- * (each collective ends with an all-member dependency), so the buffer of collective s is not
- * reused while anyone still reads it.
+ * Two buffers per team, used by collectives of even and odd sequence numbers. That is safe only
+ * because of a rule every algorithm must keep: <b>no member returns from a collective before
+ * every member has entered it</b> (a barrier, or waits that transitively depend on every member).
+ * A member can then run at most one collective ahead, so the buffer of collective s is not reused
+ * while anyone still reads it. A leaf of a plain tree that returns right after receiving breaks
+ * the rule, and the damage shows two collectives later.
+ *
+ * <h2>Round lines</h2>
+ * A round line may be written by different partners in different algorithms, and a member one
+ * collective ahead may stamp it while a slower one still waits on it there. Use round lines only
+ * where the writer of line r is the same member for every collective of the team; sender and
+ * acknowledgement lines, written only by their member with growing stamps, are always safe.
  */
 public final class CollectiveSupport {
     private static final long LINE = 64;
