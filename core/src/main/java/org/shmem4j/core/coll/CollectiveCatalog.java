@@ -25,6 +25,14 @@ public final class CollectiveCatalog {
         }
     };
 
+    /**
+     * The node-aware algorithms ({@link HierarchicalAlgorithms}): each joins the catalog of the
+     * collective whose interface it implements (see {@link #catalog}), so the per-collective lines
+     * below list only the flat algorithms.
+     */
+    private static final List<Algorithms.Named> NODE_AWARE = List.of(HierarchicalAlgorithms.BARRIER,
+            HierarchicalAlgorithms.BROADCAST, HierarchicalAlgorithms.REDUCE);
+
     static final Map<String, Algorithms.Barrier> BARRIER = catalog(LinearAlgorithms.BARRIER, DISSEMINATION_BARRIER);
     static final Map<String, Algorithms.Broadcast> BROADCAST = catalog(LinearAlgorithms.BROADCAST);
     static final Map<String, Algorithms.Collect> COLLECT = catalog(LinearAlgorithms.COLLECT);
@@ -32,10 +40,23 @@ public final class CollectiveCatalog {
     static final Map<String, Algorithms.Reduce> REDUCE = catalog(LinearAlgorithms.REDUCE);
     static final Map<String, Algorithms.Scan> SCAN = catalog(LinearAlgorithms.SCAN);
 
+    /**
+     * The catalog of one collective: {@code algorithms} and the {@link #NODE_AWARE} ones of the
+     * same collective (the varargs array's component type is the collective's interface).
+     */
     @SafeVarargs
     private static <A extends Algorithms.Named> Map<String, A> catalog(A... algorithms) {
+        Class<?> kind = algorithms.getClass().getComponentType();
+        List<A> all = new java.util.ArrayList<>(List.of(algorithms));
+        for (Algorithms.Named a : NODE_AWARE) {
+            if (kind.isInstance(a)) {
+                @SuppressWarnings("unchecked")
+                A same = (A) a;
+                all.add(same);
+            }
+        }
         Map<String, A> byName = new LinkedHashMap<>();
-        for (A a : algorithms) {
+        for (A a : all) {
             if (byName.put(a.name(), a) != null) {
                 throw new IllegalStateException("two algorithms named " + a.name());
             }
