@@ -26,8 +26,22 @@ public interface Bootstrap extends AutoCloseable {
     /** Random identity of the job, safe to embed in file names ([A-Za-z0-9] only). */
     String jobId();
 
-    /** Identity of this PE's host: PEs with equal host ids can map each other's memory. */
+    /**
+     * Identity of this PE's declared host: PEs with equal host ids form the SHARED and host teams,
+     * one of them is in the leaders team, {@code shmem_ptr} reaches exactly them, and the
+     * collective policy treats them as local to each other. Normally the physical machine; a
+     * launcher may declare several pseudo-hosts on one machine ({@code oshrun --hosts}).
+     */
     String hostId();
+
+    /**
+     * Identity of this PE's physical node: PEs with equal node ids can map each other's memory
+     * (the shared-memory transport maps by it). Every host lies within one node, so PEs with
+     * equal host ids have equal node ids. Defaults to {@link #hostId()}.
+     */
+    default String nodeId() {
+        return hostId();
+    }
 
     /**
      * Collective: every PE contributes one blob, every PE receives all blobs indexed by rank.

@@ -5,6 +5,7 @@ import java.util.HexFormat;
 import java.util.Map;
 import org.shmem4j.ShmemException;
 import org.shmem4j.ShmemGlobalExit;
+import org.shmem4j.bootstrap.launcher.LaunchEnv;
 
 /**
  * The rendezvous of a job whose PEs are threads of one JVM: all-gathers meet here (blocking, no
@@ -12,7 +13,17 @@ import org.shmem4j.ShmemGlobalExit;
  * through its own {@link #bootstrap(int)}.
  */
 public final class InProcessHub {
+    /**
+     * Environment variable of an in-process job: split its PEs into this many pseudo-hosts, PE
+     * {@code r} of {@code n} on host {@code r * H / n} ({@link LaunchEnv#pseudoHost}), all on one
+     * node (they still share memory); as {@code oshrun --hosts H}.
+     */
+    public static final String HOSTS = "SHMEM4J_INPROCESS_HOSTS";
+    /** Node id (and, without pseudo-hosts, host id) of every in-process PE. */
+    public static final String NODE = "in-process";
+
     private final int size;
+    private final int hosts;
     private final String jobId;
     private final Map<String, String> environment;
     private final byte[][][] rounds = new byte[2][][];
@@ -21,13 +32,41 @@ public final class InProcessHub {
     private volatile String abortReason;
     private volatile Integer exitStatus;
 
+    /** A hub for {@code size} PEs on the pseudo-hosts {@link #HOSTS} asks for (default 1: one host). */
     public InProcessHub(int size, Map<String, String> environment) {
+        this(size, hostsFrom(environment), environment);
+    }
+
+    /** A hub for {@code size} PEs split into {@code hosts} pseudo-hosts (1 to {@code size}). */
+    public InProcessHub(int size, int hosts, Map<String, String> environment) {
         if (size < 1) {
             throw new IllegalArgumentException("an in-process job needs at least 1 PE, not " + size);
         }
+        if (hosts < 1 || hosts > size) {
+            throw new IllegalArgumentException("an in-process job of " + size + " PEs can have 1 to " + size
+                    + " pseudo-hosts, not " + hosts);
+        }
         this.size = size;
+        this.hosts = hosts;
         this.environment = Map.copyOf(environment);
         this.jobId = "t" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(4);
+    }
+
+    private static int hostsFrom(Map<String, String> environment) {
+        String v = environment.get(HOSTS);
+        if (v == null || v.isBlank()) {
+            return 1;
+        }
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(HOSTS + "=" + v + " is not a number of pseudo-hosts");
+        }
+    }
+
+    /** Number of pseudo-hosts. */
+    public int hosts() {
+        return hosts;
     }
 
     public String jobId() {
@@ -84,7 +123,8 @@ public final class InProcessHub {
 
     /** The bootstrap of PE {@code rank}. */
     public Bootstrap bootstrap(int rank) {
-        return new JobMember(rank, size, jobId, "in-process") {
+        String hostId = hosts == 1 ? NODE : LaunchEnv.pseudoHostId(NODE, LaunchEnv.pseudoHost(rank, size, hosts));
+        return new JobMember(rank, size, jobId, hostId, NODE) {
             @Override
             public Map<String, String> environment() {
                 return environment;

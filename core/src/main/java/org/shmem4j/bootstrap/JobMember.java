@@ -1,17 +1,24 @@
 package org.shmem4j.bootstrap;
 
-/** The identity part every bootstrap shares: which PE of which job on which host. */
+/** The identity part every bootstrap shares: which PE of which job on which host and node. */
 public abstract class JobMember implements Bootstrap {
     private final int rank;
     private final int size;
     private final String jobId;
     private final String hostId;
+    private final String nodeId;
 
     protected JobMember(int rank, int size, String jobId, String hostId) {
+        this(rank, size, jobId, hostId, hostId);
+    }
+
+    /** @param nodeId the physical node (see {@link Bootstrap#nodeId()}), which contains the host */
+    protected JobMember(int rank, int size, String jobId, String hostId, String nodeId) {
         this.rank = rank;
         this.size = size;
         this.jobId = jobId;
         this.hostId = hostId;
+        this.nodeId = nodeId;
     }
 
     @Override
@@ -32,5 +39,10 @@ public abstract class JobMember implements Bootstrap {
     @Override
     public final String hostId() {
         return hostId;
+    }
+
+    @Override
+    public final String nodeId() {
+        return nodeId;
     }
 }

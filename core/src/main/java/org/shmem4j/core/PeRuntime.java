@@ -56,10 +56,16 @@ final class PeRuntime extends ShmemBase {
     }
 
     private PeRuntime(PeSlot slot, Bootstrap bootstrap) {
-        this(slot, bootstrap, Parameters.from(bootstrap.environment()), hostIds(bootstrap));
+        this(slot, bootstrap, Parameters.from(bootstrap.environment()), gather(bootstrap, bootstrap.hostId()),
+                gather(bootstrap, bootstrap.nodeId()));
     }
 
-    private PeRuntime(PeSlot slot, Bootstrap bootstrap, Parameters params, String[] hostIds) {
+    /**
+     * @param hostIds every PE's declared host (teams SHARED, host and leaders, {@code shmem_ptr},
+     *        the collective policy)
+     * @param nodeIds every PE's physical node (what the shared-memory transport maps)
+     */
+    private PeRuntime(PeSlot slot, Bootstrap bootstrap, Parameters params, String[] hostIds, String[] nodeIds) {
         super(new MemorySegment[bootstrap.size()]);
         this.slot = slot;
         this.bootstrap = bootstrap;
@@ -70,12 +76,13 @@ final class PeRuntime extends ShmemBase {
         announce();
         long reserved = roundUp(params.get(Params.RESERVED_SIZE), PAGE);
         long user = roundUp(params.get(Params.SYMMETRIC_SIZE), PAGE);
-        this.shm = ShmTransport.open(bootstrap, hostIds, params.get(Params.SHM_DIR), reserved + user);
+        checkHostsWithinNodes(hostIds, nodeIds);
+        this.shm = ShmTransport.open(bootstrap, nodeIds, params.get(Params.SHM_DIR), reserved + user);
         MemorySegment[] peers = routing();
         for (int pe = 0; pe < npes; pe++) {
             peers[pe] = shm.mapping(pe);
         }
-        int localPes = (int) Arrays.stream(hostIds).filter(hostIds[me]::equals).count();
+        int localPes = (int) Arrays.stream(nodeIds).filter(nodeIds[me]::equals).count();
         boolean oversubscribed = localPes > Runtime.getRuntime().availableProcessors();
         this.waitPolicy = new WaitPolicy(oversubscribed ? Math.min(100, params.get(Params.WAIT_SPINS)) : params.get(Params.WAIT_SPINS),
                 params.get(Params.WAIT_YIELDS), params.get(Params.WAIT_PARK_MAX_US) * 1000L, bootstrap::checkAlive);
@@ -121,9 +128,18 @@ final class PeRuntime extends ShmemBase {
         return out;
     }
 
-    /** The host number of world PE {@code pe}. */
+    /** The (declared) host number of world PE {@code pe}. */
     int hostIndex(int pe) {
         return hostIndexOfWorld[pe];
+    }
+
+    /**
+     * True when this PE may load and store {@code pe}'s heap directly ({@code shmem_ptr}): mapped
+     * and on the same declared host. Pseudo-hosts of one node are mapped (data moves through the
+     * node's shared memory) but not load/store-reachable for the program, as real hosts would not be.
+     */
+    boolean sameHost(int pe) {
+        return hostIndexOfWorld[pe] == hostIndexOfWorld[me];
     }
 
     CollectivePolicy collectivePolicy() {
@@ -143,8 +159,21 @@ final class PeRuntime extends ShmemBase {
         return routing();
     }
 
-    private static String[] hostIds(Bootstrap bootstrap) {
-        byte[][] all = bootstrap.allGather(bootstrap.hostId().getBytes(StandardCharsets.UTF_8));
+    /** A host spans no more than one node: PEs declared on one host must be able to map each other. */
+    private static void checkHostsWithinNodes(String[] hostIds, String[] nodeIds) {
+        java.util.Map<String, String> nodeOfHost = new java.util.HashMap<>();
+        for (int pe = 0; pe < hostIds.length; pe++) {
+            String node = nodeOfHost.putIfAbsent(hostIds[pe], nodeIds[pe]);
+            if (node != null && !node.equals(nodeIds[pe])) {
+                throw new ShmemException("shmem_init: host " + hostIds[pe] + " is declared on two nodes (" + node
+                        + " and " + nodeIds[pe] + " of PE " + pe + "); a host must lie within one node");
+            }
+        }
+    }
+
+    /** Every PE's blob {@code mine} (a host or node id), indexed by rank. */
+    private static String[] gather(Bootstrap bootstrap, String mine) {
+        byte[][] all = bootstrap.allGather(mine.getBytes(StandardCharsets.UTF_8));
         String[] ids = new String[all.length];
         for (int i = 0; i < all.length; i++) {
             ids[i] = new String(all[i], StandardCharsets.UTF_8);
@@ -330,7 +359,7 @@ final class PeRuntime extends ShmemBase {
         if (pe < 0 || pe >= npes) {
             throw new IllegalArgumentException("shmem_ptr: PE " + pe + " is out of range [0, " + npes + ")");
         }
-        return mapped(pe) ? peer(pe, "shmem_ptr").asSlice(object.offset(), object.byteSize()) : null;
+        return mapped(pe) && sameHost(pe) ? peer(pe, "shmem_ptr").asSlice(object.offset(), object.byteSize()) : null;
     }
 
     // ------------------------------------------------------------------ synchronization

@@ -153,7 +153,8 @@ final class TeamImpl implements Team {
             throw new IllegalArgumentException("shmem_team_ptr: PE " + pe + " is out of range [0, " + members.length + ")");
         }
         MemorySegment m = peers[pe];
-        return m == null ? null : m.asSlice(object.offset(), object.byteSize());
+        // Mapped members on another declared (pseudo-)host are not load/store reachable for the program.
+        return m == null || !runtime.sameHost(members[pe]) ? null : m.asSlice(object.offset(), object.byteSize());
     }
 
     @Override

@@ -42,9 +42,26 @@ public final class InProcessJob {
     private InProcessJob() {
     }
 
-    /** Runs {@code program} on {@code npes} PEs with the given environment and a time bound. */
+    /**
+     * Runs {@code program} on {@code npes} PEs with the given environment and a time bound. The
+     * PEs are on one host unless the environment's {@code SHMEM4J_INPROCESS_HOSTS=H} splits them
+     * into pseudo-hosts, as {@link #run(int, int, Map, Duration, Program)} does.
+     */
     public static Result run(int npes, Map<String, String> environment, Duration timeout, Program program) {
-        InProcessHub hub = new InProcessHub(npes, environment);
+        return run(new InProcessHub(npes, environment), npes, timeout, program);
+    }
+
+    /**
+     * Runs {@code program} on {@code npes} PEs split into {@code hosts} pseudo-hosts (1 to
+     * {@code npes}) as {@code oshrun --hosts} does: PE {@code r} is on host {@code r * hosts / npes}.
+     * Teams SHARED, host and leaders, {@code shmem_ptr} and the collective policy follow the
+     * pseudo-hosts; data still moves through the shared memory of this one machine.
+     */
+    public static Result run(int npes, int hosts, Map<String, String> environment, Duration timeout, Program program) {
+        return run(new InProcessHub(npes, hosts, environment), npes, timeout, program);
+    }
+
+    private static Result run(InProcessHub hub, int npes, Duration timeout, Program program) {
         Throwable[] failure = new Throwable[npes];
         Thread[] threads = new Thread[npes];
         for (int pe = 0; pe < npes; pe++) {

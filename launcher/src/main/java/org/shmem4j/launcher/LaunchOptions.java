@@ -19,9 +19,17 @@ import java.util.jar.JarFile;
  * @param classpath   the user's class path entries (for {@code -jar}: the jar and its manifest Class-Path)
  * @param mainClass   the PE main class
  * @param programArgs arguments passed to every PE's main
+ * @param hosts       number of pseudo-hosts the PEs are split into ({@code --hosts H}, 1 to
+ *                    {@code pes}), or 0 when not given (every PE on its machine's host)
  */
 public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions,
-        List<String> classpath, String mainClass, List<String> programArgs) {
+        List<String> classpath, String mainClass, List<String> programArgs, int hosts) {
+
+    /** Options without pseudo-hosts. */
+    public LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions, List<String> classpath,
+            String mainClass, List<String> programArgs) {
+        this(pes, tagOutput, timeout, jvmOptions, classpath, mainClass, programArgs, 0);
+    }
 
     /** A command line that cannot be run; {@code oshrun} prints it and exits with status 2. */
     public static final class UsageException extends Exception {
@@ -38,12 +46,16 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
     }
 
     public static final String USAGE = """
-            Usage: oshrun -n N [--tag-output] [--timeout SECONDS] [JVM options...]
+            Usage: oshrun -n N [--hosts H] [--tag-output] [--timeout SECONDS] [JVM options...]
                           (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
 
             Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them.
 
               -n, -np N          number of PEs (required, at least 1)
+              --hosts H          split the N PEs into H pseudo-hosts (1 <= H <= N) in blocks: PE r is
+                                 on host r*H/N. Teams SHARED, host and leaders, shmem_ptr and the
+                                 collective algorithms treat each pseudo-host as a separate machine;
+                                 data still moves through this machine's shared memory
               --tag-output       prefix each output line with [1,<rank>]<stdout>: or [1,<rank>]<stderr>:
               --timeout SECONDS  end the job (status 124) if it runs longer than SECONDS
               -h, --help         print this help
@@ -71,6 +83,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         Integer pes = null;
         boolean tag = false;
         Duration timeout = null;
+        Integer hosts = null;
         var jvm = new ArrayList<String>();
         int i = 0;
         while (true) {
@@ -90,6 +103,17 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     }
                     if (pes < 1) {
                         throw new UsageException(a + " must be at least 1, not " + pes);
+                    }
+                }
+                case "--hosts" -> {
+                    String v = value(args, i++, a);
+                    try {
+                        hosts = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("--hosts needs a number of pseudo-hosts, not '" + v + "'");
+                    }
+                    if (hosts < 1) {
+                        throw new UsageException("--hosts must be at least 1, not " + hosts);
                     }
                 }
                 case "--tag-output" -> tag = true;
@@ -114,14 +138,17 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     if (main.startsWith("-")) {
                         throw new UsageException("expected the main class after " + a + " " + cp + ", not '" + main + "'");
                     }
-                    return new LaunchOptions(requirePes(pes), tag, timeout, jvm, splitPath(cp), main,
-                            List.copyOf(args.subList(i + 2, args.size())));
+                    int n = requirePes(pes);
+                    return new LaunchOptions(n, tag, timeout, jvm, splitPath(cp), main,
+                            List.copyOf(args.subList(i + 2, args.size())), checkHosts(hosts, n));
                 }
                 case "-jar" -> {
                     String jar = value(args, i++, a);
+                    int n = requirePes(pes);
+                    int h = checkHosts(hosts, n);
                     var fromJar = readJar(Path.of(jar));
-                    return new LaunchOptions(requirePes(pes), tag, timeout, jvm, fromJar.classpath(),
-                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())));
+                    return new LaunchOptions(n, tag, timeout, jvm, fromJar.classpath(),
+                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h);
                 }
                 default -> {
                     if (!a.startsWith("-")) {
@@ -146,6 +173,17 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
             throw new UsageException("the number of PEs is missing: give -n N");
         }
         return pes;
+    }
+
+    private static int checkHosts(Integer hosts, int pes) throws UsageException {
+        if (hosts == null) {
+            return 0;
+        }
+        if (hosts > pes) {
+            throw new UsageException("--hosts " + hosts + " is more pseudo-hosts than PEs (-n " + pes
+                    + "); every host needs at least one PE");
+        }
+        return hosts;
     }
 
     private static String value(List<String> args, int i, String option) throws UsageException {

@@ -117,7 +117,8 @@ public final class Oshrun {
                         LaunchEnv.JOB_ID, jobId,
                         LaunchEnv.RANK, Integer.toString(rank),
                         LaunchEnv.SIZE, Integer.toString(opts.pes()),
-                        LaunchEnv.HOST_ID, starter.hostId(rank));
+                        LaunchEnv.HOST_ID, hostId(opts, starter, rank),
+                        LaunchEnv.NODE_ID, starter.hostId(rank));
                 Process p;
                 try {
                     p = starter.start(new PeStarter.PeLaunch(rank, baseCommand, env));
@@ -165,6 +166,15 @@ public final class Oshrun {
     }
 
     /** Waits up to {@code ms} in total for every started PE process to end. */
+    /**
+     * The declared host of {@code rank}: the starter's machine, or with {@code --hosts H} the
+     * pseudo-host {@code rank * H / N} on it ({@link LaunchEnv#pseudoHost}).
+     */
+    static String hostId(LaunchOptions opts, PeStarter starter, int rank) {
+        String node = starter.hostId(rank);
+        return opts.hosts() == 0 ? node : LaunchEnv.pseudoHostId(node, LaunchEnv.pseudoHost(rank, opts.pes(), opts.hosts()));
+    }
+
     private static void waitForExits(Job job, long ms) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
         for (Process p : job.processes()) {

@@ -25,6 +25,6 @@ public interface PeStarter {
      */
     Process start(PeLaunch launch) throws IOException;
 
-    /** Host identity to give the PE of {@code rank} ({@code SHMEM4J_HOST_ID}). */
+    /** Machine identity of the PE of {@code rank}: its {@code SHMEM4J_NODE_ID}, and its {@code SHMEM4J_HOST_ID} unless {@code --hosts} declares pseudo-hosts. */
     String hostId(int rank);
 }

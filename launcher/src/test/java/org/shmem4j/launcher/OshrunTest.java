@@ -357,6 +357,40 @@ class OshrunTest {
     }
 
     @Test
+    void badHostCountsAreUsageErrors() throws Exception {
+        for (List<String> args : List.<List<String>>of(List.of("-n", "2", "--hosts", "0", "-cp", ".", "Main"),
+                List.of("--hosts", "-1", "-n", "2", "-cp", ".", "Main"), List.of("-n", "2", "--hosts", "3", "-cp", ".", "Main"),
+                List.of("-n", "2", "--hosts", "two", "-cp", ".", "Main"), List.of("-n", "2", "--hosts"))) {
+            Run r = run(args);
+            assertEquals(2, r.status(), args + ": " + r.err());
+            assertTrue(r.err().startsWith("oshrun: "), args + ": " + r.err());
+        }
+        assertTrue(run(List.of("-n", "2", "--hosts", "3", "-cp", ".", "Main")).err().contains("more pseudo-hosts than PEs"));
+        assertThrows(LaunchOptions.UsageException.class, () -> LaunchOptions.parse(List.of("-n", "4", "--hosts", "5", "-cp", ".", "M")));
+        assertEquals(2, LaunchOptions.parse(List.of("--hosts", "2", "-n", "4", "-cp", ".", "M")).hosts());
+        assertEquals(4, LaunchOptions.parse(List.of("-n", "4", "--hosts", "4", "-cp", ".", "M")).hosts());
+        assertEquals(0, LaunchOptions.parse(List.of("-n", "4", "-cp", ".", "M")).hosts());
+    }
+
+    @Test
+    void pseudoHostsDeclareHostIdsInBlocks() throws Exception {
+        Run r = run(withHosts(job(5, "hello"), 2));
+        assertEquals(0, r.status(), r.err());
+        Matcher[] lines = peLines(r.out(), 5);
+        String node = LocalPeStarter.localHostName();
+        for (int rank = 0; rank < 5; rank++) {
+            assertNotNull(lines[rank], r.out());
+            assertEquals(node + "#" + (rank < 3 ? 0 : 1), lines[rank].group(5), r.out());
+        }
+    }
+
+    private static List<String> withHosts(List<String> job, int hosts) {
+        var a = new ArrayList<>(List.of("--hosts", Integer.toString(hosts)));
+        a.addAll(job);
+        return a;
+    }
+
+    @Test
     void jarModeReadsMainClassAndClassPathFromTheManifest(@TempDir Path dir) throws Exception {
         // app.jar only names the main class; the class itself lives in lib/pe.jar (Class-Path).
         Path lib = Files.createDirectories(dir.resolve("lib"));

@@ -20,8 +20,17 @@ public final class LaunchEnv {
     public static final String RANK = "SHMEM4J_RANK";
     /** Number of PEs in the job. */
     public static final String SIZE = "SHMEM4J_SIZE";
-    /** Host identity: PEs with equal values can map each other's memory. */
+    /**
+     * Declared host identity: PEs with equal values form the SHARED, host and leaders teams, reach
+     * each other with {@code shmem_ptr} and are local to each other for the collective policy.
+     */
     public static final String HOST_ID = "SHMEM4J_HOST_ID";
+    /**
+     * Physical node identity: PEs with equal values can map each other's memory (the shared-memory
+     * transport maps by it). Optional, defaults to {@link #HOST_ID}; differs from it when the
+     * launcher splits one machine into pseudo-hosts ({@code oshrun --hosts}).
+     */
+    public static final String NODE_ID = "SHMEM4J_NODE_ID";
 
     /** Directory of the shared-memory files (default {@link #DEFAULT_SHM_DIR}). */
     public static final String SHM_DIR = "SHMEM_SHM_DIR";
@@ -31,6 +40,25 @@ public final class LaunchEnv {
     public static final String BOOTSTRAP_TIMEOUT_S = "SHMEM_BOOTSTRAP_TIMEOUT_S";
 
     private LaunchEnv() {}
+
+    /**
+     * The pseudo-host of PE {@code rank} when {@code size} PEs are split into {@code hosts}
+     * pseudo-hosts ({@code oshrun --hosts}): blocks of consecutive ranks, PE {@code r} on host
+     * {@code r * hosts / size}, so host sizes differ by at most one and every host gets at least
+     * one PE (for {@code 1 <= hosts <= size}). Example: 5 PEs on 2 hosts put ranks 0-2 on host 0
+     * and 3-4 on host 1; 12 PEs on 3 hosts put 4 on each.
+     */
+    public static int pseudoHost(int rank, int size, int hosts) {
+        if (hosts < 1 || hosts > size) {
+            throw new IllegalArgumentException("the number of pseudo-hosts must be in [1, " + size + "], not " + hosts);
+        }
+        return (int) ((long) rank * hosts / size);
+    }
+
+    /** The declared host id of pseudo-host {@code index} on the node {@code nodeId}. */
+    public static String pseudoHostId(String nodeId, int index) {
+        return nodeId + "#" + index;
+    }
 
     /**
      * Prefix of every shared-memory file name of the job {@code jobId}; the launcher deletes

@@ -47,9 +47,9 @@ public final class LauncherBootstrap extends JobMember {
     private volatile CompletableFuture<byte[][]> pending; // the all-gather awaiting its result
     private volatile String abortReason;
 
-    private LauncherBootstrap(int rank, int size, String jobId, String hostId, String rendezvous, Socket socket)
-            throws IOException {
-        super(rank, size, jobId, hostId);
+    private LauncherBootstrap(int rank, int size, String jobId, String hostId, String nodeId, String rendezvous,
+            Socket socket) throws IOException {
+        super(rank, size, jobId, hostId, nodeId);
         this.rendezvous = rendezvous;
         this.socket = socket;
         this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
@@ -86,6 +86,8 @@ public final class LauncherBootstrap extends JobMember {
         int size = LaunchEnv.requireInt(env, LaunchEnv.SIZE, 1, Integer.MAX_VALUE);
         int rank = LaunchEnv.requireInt(env, LaunchEnv.RANK, 0, size - 1);
         String hostId = LaunchEnv.require(env, LaunchEnv.HOST_ID);
+        String nodeIdValue = env.get(LaunchEnv.NODE_ID);
+        String nodeId = nodeIdValue == null || nodeIdValue.isBlank() ? hostId : nodeIdValue.strip();
         int colon = rendezvous.lastIndexOf(':');
         int port;
         try {
@@ -105,7 +107,7 @@ public final class LauncherBootstrap extends JobMember {
         try {
             socket.setTcpNoDelay(true); // frames are small and latency-bound
             socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
-            var b = new LauncherBootstrap(rank, size, jobId, hostId, rendezvous, socket);
+            var b = new LauncherBootstrap(rank, size, jobId, hostId, nodeId, rendezvous, socket);
             b.send(new Wire.Hello(secret, rank, ProcessHandle.current().pid()));
             var in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             Thread.ofPlatform().daemon().name("shmem4j-launcher-reader").stackSize(256 << 10)
@@ -181,7 +183,7 @@ public final class LauncherBootstrap extends JobMember {
 
     @Override
     public String toString() {
-        return "LauncherBootstrap[rank " + rank() + " of " + size() + ", job " + jobId() + ", host " + hostId()
+        return "LauncherBootstrap[rank " + rank() + " of " + size() + ", job " + jobId() + ", host " + hostId() + ", node " + nodeId()
                 + ", rendezvous " + rendezvous + "]";
     }
 

@@ -1,5 +1,6 @@
 package org.shmem4j.core.coll;
 
+import java.util.List;
 import java.util.Map;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
@@ -8,8 +9,47 @@ import org.shmem4j.core.param.Params;
  * Which algorithm runs a collective call: the one an {@code SHMEM_*_ALGORITHM} variable names, or
  * the automatic choice by team size, message size and locality. The names were validated when the
  * parameters were read, so a bad name fails at init, never at the first call.
+ *
+ * <h2>The automatic choice</h2>
+ * <ol>
+ * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
+ * but the barrier (one exchange with one peer; nothing to gain from a schedule).</li>
+ * <li><b>Locality</b>: when the team spans hosts and has on average at least two members per host
+ * ({@code n >= 2 * hosts}), barrier, broadcast and reductions are {@code hierarchical}
+ * ({@link HierarchicalAlgorithms}): only one leader per host crosses hosts.</li>
+ * <li><b>Message size</b> against the crossovers {@code SHMEM_*_CROSSOVER}: below, the
+ * latency-optimal algorithm (dissemination barrier, binomial broadcast, recursive_doubling
+ * reduction, recursive_doubling (power-of-two teams) or bruck collect, linear alltoall); at or
+ * above, the bandwidth-optimal one (scatter_allgather broadcast, rabenseifner reduction (ring where
+ * absent), ring fcollect, pairwise alltoall). Scans use {@code log}.</li>
+ * </ol>
+ * Every member of a team must choose the same algorithm, so choices depend only on what all
+ * members agree on: the team (size, hosts) and the call's element count. collect's contribution
+ * size differs between members, so it never enters the choice.
+ *
+ * <p>Names are looked up in {@link CollectiveCatalog}; a name not (yet) in the catalog falls back
+ * to {@code linear}. {@link #REFERENCED} lists every name used here (tests check them).
+ *
+ * <p>A forced algorithm runs whatever the team: {@code hierarchical} on a team within one host
+ * degenerates to its host-local part (gather to the leader, release from it), which is correct.
  */
 public final class CollectivePolicy {
+    /** Teams of at most this many members use {@code linear} (except the barrier). */
+    static final int TINY_TEAM = 2;
+
+    static final String LINEAR = "linear", DISSEMINATION = "dissemination", HIERARCHICAL = HierarchicalAlgorithms.NAME,
+            BINOMIAL = "binomial", SCATTER_ALLGATHER = "scatter_allgather", RECURSIVE_DOUBLING = "recursive_doubling",
+            RABENSEIFNER = "rabenseifner", RING = "ring", BRUCK = "bruck", PAIRWISE = "pairwise", LOG = "log";
+
+    /** Every algorithm name the automatic choice may pick, per collective (as the catalogs are named). */
+    static final Map<String, List<String>> REFERENCED = Map.of(
+            "barrier", List.of(HIERARCHICAL, DISSEMINATION),
+            "broadcast", List.of(LINEAR, HIERARCHICAL, BINOMIAL, SCATTER_ALLGATHER),
+            "collect", List.of(LINEAR, RECURSIVE_DOUBLING, BRUCK, RING),
+            "alltoall", List.of(LINEAR, PAIRWISE),
+            "reduce", List.of(LINEAR, HIERARCHICAL, RECURSIVE_DOUBLING, RABENSEIFNER, RING),
+            "scan", List.of(LINEAR, LOG));
+
     private final Algorithms.Barrier barrier;
     private final Algorithms.Broadcast broadcast;
     private final Algorithms.Collect collect;
@@ -17,6 +57,28 @@ public final class CollectivePolicy {
     private final Algorithms.Alltoall alltoall;
     private final Algorithms.Reduce reduce;
     private final Algorithms.Scan scan;
+
+    private final long bcastCrossover, reduceCrossover, collectCrossover, alltoallCrossover;
+
+    // The automatic choices, resolved once (linear where a name is absent).
+    private final Algorithms.Barrier hierBarrier = pick(CollectiveCatalog.BARRIER, HIERARCHICAL),
+            flatBarrier = pick(CollectiveCatalog.BARRIER, DISSEMINATION);
+    private final Algorithms.Broadcast linearBcast = pick(CollectiveCatalog.BROADCAST, LINEAR),
+            hierBcast = pick(CollectiveCatalog.BROADCAST, HIERARCHICAL),
+            smallBcast = pick(CollectiveCatalog.BROADCAST, BINOMIAL),
+            largeBcast = pick(CollectiveCatalog.BROADCAST, SCATTER_ALLGATHER);
+    private final Algorithms.Collect linearCollect = pick(CollectiveCatalog.COLLECT, LINEAR),
+            smallCollectPow2 = pick(CollectiveCatalog.COLLECT, RECURSIVE_DOUBLING, BRUCK),
+            smallCollect = pick(CollectiveCatalog.COLLECT, BRUCK, RECURSIVE_DOUBLING),
+            largeCollect = pick(CollectiveCatalog.COLLECT, RING);
+    private final Algorithms.Alltoall linearAlltoall = pick(CollectiveCatalog.ALLTOALL, LINEAR),
+            largeAlltoall = pick(CollectiveCatalog.ALLTOALL, PAIRWISE);
+    private final Algorithms.Reduce linearReduce = pick(CollectiveCatalog.REDUCE, LINEAR),
+            hierReduce = pick(CollectiveCatalog.REDUCE, HIERARCHICAL),
+            smallReduce = pick(CollectiveCatalog.REDUCE, RECURSIVE_DOUBLING),
+            largeReduce = pick(CollectiveCatalog.REDUCE, RABENSEIFNER, RING);
+    private final Algorithms.Scan linearScan = pick(CollectiveCatalog.SCAN, LINEAR),
+            logScan = pick(CollectiveCatalog.SCAN, LOG);
 
     public CollectivePolicy(Parameters params) {
         this.barrier = forced(CollectiveCatalog.BARRIER, params.get(Params.BARRIER_ALGORITHM));
@@ -26,6 +88,10 @@ public final class CollectivePolicy {
         this.alltoall = forced(CollectiveCatalog.ALLTOALL, params.get(Params.ALLTOALL_ALGORITHM));
         this.reduce = forced(CollectiveCatalog.REDUCE, params.get(Params.REDUCE_ALGORITHM));
         this.scan = forced(CollectiveCatalog.SCAN, params.get(Params.SCAN_ALGORITHM));
+        this.bcastCrossover = params.get(Params.BCAST_CROSSOVER);
+        this.reduceCrossover = params.get(Params.REDUCE_CROSSOVER);
+        this.collectCrossover = params.get(Params.COLLECT_CROSSOVER);
+        this.alltoallCrossover = params.get(Params.ALLTOALL_CROSSOVER);
     }
 
     /** The algorithm named by a parameter, or null for {@code auto}. */
@@ -33,31 +99,107 @@ public final class CollectivePolicy {
         return "auto".equals(name) ? null : catalog.get(name);
     }
 
+    /** The first of {@code names} in the catalog, else {@code linear} (the others' algorithms may be absent). */
+    private static <A> A pick(Map<String, A> catalog, String... names) {
+        for (String name : names) {
+            A a = catalog.get(name);
+            if (a != null) {
+                return a;
+            }
+        }
+        A linear = catalog.get(LINEAR);
+        if (linear == null) {
+            throw new IllegalStateException("no " + LINEAR + " algorithm in " + catalog.keySet());
+        }
+        return linear;
+    }
+
+    private static boolean tiny(CollectiveSupport s) {
+        return s.size() <= TINY_TEAM;
+    }
+
+    /** The team spans hosts with on average at least two members per host: worth going through leaders. */
+    static boolean hierarchical(CollectiveSupport s) {
+        HostGroups g = s.hostGroups();
+        return g.spansHosts() && g.size() >= 2 * g.hosts();
+    }
+
+    private static boolean powerOfTwo(int n) {
+        return (n & (n - 1)) == 0;
+    }
+
     Algorithms.Barrier barrier(CollectiveSupport s) {
-        return barrier != null ? barrier : CollectiveCatalog.DISSEMINATION_BARRIER;
+        if (barrier != null) {
+            return barrier;
+        }
+        return hierarchical(s) ? hierBarrier : flatBarrier;
     }
 
     Algorithms.Broadcast broadcast(CollectiveSupport s, long bytes) {
-        return broadcast != null ? broadcast : LinearAlgorithms.BROADCAST;
+        if (broadcast != null) {
+            return broadcast;
+        }
+        if (tiny(s)) {
+            return linearBcast;
+        }
+        if (hierarchical(s)) {
+            return hierBcast;
+        }
+        return bytes < bcastCrossover ? smallBcast : largeBcast;
     }
 
+    /** collect: {@code bytes} is this member's own contribution, which others do not know: not used. */
     Algorithms.Collect collect(CollectiveSupport s, long bytes) {
-        return collect != null ? collect : LinearAlgorithms.COLLECT;
+        if (collect != null) {
+            return collect;
+        }
+        if (tiny(s)) {
+            return linearCollect;
+        }
+        return powerOfTwo(s.size()) ? smallCollectPow2 : smallCollect;
     }
 
     Algorithms.Collect fcollect(CollectiveSupport s, long bytes) {
-        return fcollect != null ? fcollect : LinearAlgorithms.COLLECT;
+        if (fcollect != null) {
+            return fcollect;
+        }
+        if (tiny(s)) {
+            return linearCollect;
+        }
+        if (bytes >= collectCrossover) {
+            return largeCollect;
+        }
+        return powerOfTwo(s.size()) ? smallCollectPow2 : smallCollect;
     }
 
+    /** @param bytes bytes per block (what each member sends to each other member) */
     Algorithms.Alltoall alltoall(CollectiveSupport s, long bytes) {
-        return alltoall != null ? alltoall : LinearAlgorithms.ALLTOALL;
+        if (alltoall != null) {
+            return alltoall;
+        }
+        if (tiny(s)) {
+            return linearAlltoall;
+        }
+        return bytes < alltoallCrossover ? linearAlltoall : largeAlltoall;
     }
 
     Algorithms.Reduce reduce(CollectiveSupport s, long bytes) {
-        return reduce != null ? reduce : LinearAlgorithms.REDUCE;
+        if (reduce != null) {
+            return reduce;
+        }
+        if (tiny(s)) {
+            return linearReduce;
+        }
+        if (hierarchical(s)) {
+            return hierReduce;
+        }
+        return bytes < reduceCrossover ? smallReduce : largeReduce;
     }
 
     Algorithms.Scan scan(CollectiveSupport s, long bytes) {
-        return scan != null ? scan : LinearAlgorithms.SCAN;
+        if (scan != null) {
+            return scan;
+        }
+        return tiny(s) ? linearScan : logScan;
     }
 }

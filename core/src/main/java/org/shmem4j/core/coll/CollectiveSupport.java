@@ -44,6 +44,7 @@ public final class CollectiveSupport {
     private final PointToPointSync sync;
     private final WaitPolicy waitPolicy;
     private final int[] hostOfMember;
+    private HostGroups hostGroups; // immutable once built; a racy rebuild is harmless
     private final Runnable barrier;
     private final Arena temporaries = Arena.ofShared();
     private MemorySegment temp = MemorySegment.NULL;
@@ -87,6 +88,15 @@ public final class CollectiveSupport {
     /** Host number of member {@code member}. */
     public int hostOf(int member) {
         return hostOfMember[member];
+    }
+
+    /** The members grouped by host, with each host's leader (built on first use). */
+    public HostGroups hostGroups() {
+        HostGroups g = hostGroups;
+        if (g == null) {
+            hostGroups = g = new HostGroups(hostOfMember);
+        }
+        return g;
     }
 
     /** True when the team spans more than one host. */

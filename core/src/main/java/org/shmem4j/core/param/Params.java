@@ -97,6 +97,33 @@ public final class Params {
     public static final Parameter<String> SCAN_ALGORITHM = algorithm("SHMEM_SCAN_ALGORITHM",
             CollectiveCatalog.scanChoices(), "sum_inscan and sum_exscan");
 
+    /**
+     * {@code SHMEM_BCAST_CROSSOVER}: message bytes from which the automatic broadcast switches
+     * from the latency-optimal binomial tree to the bandwidth-optimal scatter_allgather; default 32 KiB.
+     */
+    public static final Parameter<Long> BCAST_CROSSOVER = Parameter.size("SHMEM_BCAST_CROSSOVER", 32L << 10,
+            "Message bytes from which auto broadcast uses scatter_allgather instead of binomial");
+    /**
+     * {@code SHMEM_REDUCE_CROSSOVER}: bytes of the reduced array from which the automatic
+     * reduction switches from recursive_doubling to rabenseifner (ring where absent); default 16 KiB.
+     */
+    public static final Parameter<Long> REDUCE_CROSSOVER = Parameter.size("SHMEM_REDUCE_CROSSOVER", 16L << 10,
+            "Array bytes from which auto reductions use rabenseifner (or ring) instead of recursive_doubling");
+    /**
+     * {@code SHMEM_COLLECT_CROSSOVER}: bytes contributed per member from which the automatic
+     * fcollect switches from recursive_doubling (powers of two) / bruck to ring; default 16 KiB.
+     * collect (sizes differ between members, and every member must choose alike) always uses the
+     * small-message choice.
+     */
+    public static final Parameter<Long> COLLECT_CROSSOVER = Parameter.size("SHMEM_COLLECT_CROSSOVER", 16L << 10,
+            "Bytes per member from which auto fcollect uses ring instead of recursive_doubling/bruck");
+    /**
+     * {@code SHMEM_ALLTOALL_CROSSOVER}: bytes per block (per destination member) from which the
+     * automatic alltoall switches from linear to pairwise exchange; default 1 KiB.
+     */
+    public static final Parameter<Long> ALLTOALL_CROSSOVER = Parameter.size("SHMEM_ALLTOALL_CROSSOVER", 1L << 10,
+            "Block bytes from which auto alltoall uses pairwise instead of linear");
+
     private static Parameter<String> algorithm(String name, List<String> choices, String what) {
         return Parameter.choice(name, "auto", choices, "Algorithm of " + what + ": " + String.join(", ", choices));
     }
@@ -105,5 +132,6 @@ public final class Params {
             VERSION, INFO, DEBUG, SYMMETRIC_SIZE,
             SHM_DIR, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
             BOOTSTRAP_TIMEOUT_S, TEAMS_MAX, COLLECTIVE_SCRATCH, BARRIER_ALGORITHM, BCAST_ALGORITHM,
-            REDUCE_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM, ALLTOALL_ALGORITHM, SCAN_ALGORITHM);
+            REDUCE_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM, ALLTOALL_ALGORITHM, SCAN_ALGORITHM,
+            BCAST_CROSSOVER, REDUCE_CROSSOVER, COLLECT_CROSSOVER, ALLTOALL_CROSSOVER);
 }

@@ -18,7 +18,7 @@ import org.shmem4j.transport.Transport;
 
 /**
  * Symmetric regions in shared memory: every PE's region is a file in a tmpfs directory
- * ({@code /dev/shm}), mapped by its owner and by every PE of the same host, so a remote put is a
+ * ({@code /dev/shm}), mapped by its owner and by every PE of the same node (physical machine), so a remote put is a
  * copy into the peer's mapping and an AMO is a CPU atomic on it, with no involvement of the target.
  *
  * <p>Files are named {@code shmem4j-<job>-<rank>-<random>}, created with mode 0600, and unlinked as
@@ -36,16 +36,16 @@ public final class ShmTransport implements Transport {
 
     /**
      * Collective over the bootstrap: creates and maps this PE's region of {@code regionBytes},
-     * maps the regions of the PEs on this host, then unlinks the files.
+     * maps the regions of the PEs on this node, then unlinks the files.
      *
-     * @param hostIds host identity of every PE (indexed by rank)
+     * @param nodeIds physical node identity of every PE (indexed by rank, {@code Bootstrap.nodeId()}): PEs of one node map each other, whatever hosts they are declared on
      */
-    public static ShmTransport open(Bootstrap bootstrap, String[] hostIds, Path dir, long regionBytes) {
+    public static ShmTransport open(Bootstrap bootstrap, String[] nodeIds, Path dir, long regionBytes) {
         int rank = bootstrap.rank();
-        String myHost = hostIds[rank];
+        String myNode = nodeIds[rank];
         int localPes = 0;
-        for (String h : hostIds) {
-            if (h.equals(myHost)) {
+        for (String h : nodeIds) {
+            if (h.equals(myNode)) {
                 localPes++;
             }
         }
@@ -64,7 +64,7 @@ public final class ShmTransport implements Transport {
                 ? ("ok:" + own).getBytes(StandardCharsets.UTF_8)
                 : ("error:" + failure).getBytes(StandardCharsets.UTF_8));
         Arena arena = Arena.ofShared();
-        MemorySegment[] mappings = new MemorySegment[hostIds.length];
+        MemorySegment[] mappings = new MemorySegment[nodeIds.length];
         try {
             for (int pe = 0; pe < paths.length; pe++) {
                 String entry = new String(paths[pe], StandardCharsets.UTF_8);
@@ -72,7 +72,7 @@ public final class ShmTransport implements Transport {
                     throw new ShmemException("shmem_init: PE " + pe + " could not create its symmetric heap: "
                             + entry.substring("error:".length()));
                 }
-                if (hostIds[pe].equals(myHost)) {
+                if (nodeIds[pe].equals(myNode)) {
                     mappings[pe] = map(Path.of(entry.substring("ok:".length())), regionBytes, arena);
                 }
             }

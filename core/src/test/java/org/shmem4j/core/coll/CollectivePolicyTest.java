@@ -1,0 +1,158 @@
+package org.shmem4j.core.coll;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.shmem4j.core.coll.PolicyFixtures.blocks;
+import static org.shmem4j.core.coll.PolicyFixtures.flat;
+import static org.shmem4j.core.coll.PolicyFixtures.team;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.shmem4j.ShmemException;
+import org.shmem4j.core.param.Parameters;
+
+/**
+ * What the automatic policy picks for given teams and sizes. Algorithms of other branches may not
+ * be merged yet, so an expectation is "that name, or linear where the catalog lacks it" (the
+ * policy's documented fallback); {@link PolicyNamesInCatalogTest} checks that the names exist.
+ */
+class CollectivePolicyTest {
+    private static final CollectivePolicy AUTO = new CollectivePolicy(Parameters.from(Map.of()));
+
+    /** {@code name} if the catalog has it, else the policy's fallback {@code linear}. */
+    private static String or(Map<String, ?> catalog, String... names) {
+        for (String n : names) {
+            if (catalog.containsKey(n)) {
+                return n;
+            }
+        }
+        return "linear";
+    }
+
+    @Test
+    void tinyTeamsAreLinear() {
+        for (int n = 1; n <= 2; n++) {
+            CollectiveSupport s = flat(n);
+            assertEquals("linear", AUTO.broadcast(s, 1 << 20).name());
+            assertEquals("linear", AUTO.reduce(s, 8).name());
+            assertEquals("linear", AUTO.fcollect(s, 8).name());
+            assertEquals("linear", AUTO.collect(s, 8).name());
+            assertEquals("linear", AUTO.alltoall(s, 1 << 20).name());
+            assertEquals("linear", AUTO.scan(s, 8).name());
+            assertEquals("dissemination", AUTO.barrier(s).name());
+        }
+        // two members on two hosts: not worth a hierarchy
+        assertEquals("linear", AUTO.reduce(blocks(2, 2), 8).name());
+        assertEquals("dissemination", AUTO.barrier(blocks(2, 2)).name());
+    }
+
+    @Test
+    void smallMessagesOnOneHostAreLatencyOptimal() {
+        CollectiveSupport s = flat(8);
+        assertEquals("dissemination", AUTO.barrier(s).name());
+        assertEquals(or(CollectiveCatalog.BROADCAST, "binomial"), AUTO.broadcast(s, 8).name());
+        assertEquals(or(CollectiveCatalog.BROADCAST, "binomial"), AUTO.broadcast(s, (32 << 10) - 1).name());
+        assertEquals(or(CollectiveCatalog.REDUCE, "recursive_doubling"), AUTO.reduce(s, 8).name());
+        assertEquals(or(CollectiveCatalog.COLLECT, "recursive_doubling", "bruck"), AUTO.fcollect(s, 8).name());
+        assertEquals(or(CollectiveCatalog.COLLECT, "bruck", "recursive_doubling"), AUTO.fcollect(flat(6), 8).name());
+        assertEquals("linear", AUTO.alltoall(s, 64).name());
+        assertEquals(or(CollectiveCatalog.SCAN, "log"), AUTO.scan(s, 8).name());
+    }
+
+    @Test
+    void largeMessagesOnOneHostAreBandwidthOptimal() {
+        CollectiveSupport s = flat(8);
+        assertEquals(or(CollectiveCatalog.BROADCAST, "scatter_allgather"), AUTO.broadcast(s, 32 << 10).name());
+        assertEquals(or(CollectiveCatalog.REDUCE, "rabenseifner", "ring"), AUTO.reduce(s, 16 << 10).name());
+        assertEquals(or(CollectiveCatalog.COLLECT, "ring"), AUTO.fcollect(s, 16 << 10).name());
+        assertEquals(or(CollectiveCatalog.ALLTOALL, "pairwise"), AUTO.alltoall(s, 1 << 10).name());
+    }
+
+    @Test
+    void collectIgnoresItsOwnContributionSize() {
+        // members contribute different sizes, so the size must not change the choice
+        CollectiveSupport s = flat(6);
+        assertEquals(AUTO.collect(s, 0).name(), AUTO.collect(s, 1L << 30).name());
+        assertEquals(or(CollectiveCatalog.COLLECT, "bruck", "recursive_doubling"), AUTO.collect(s, 1L << 30).name());
+        assertEquals(or(CollectiveCatalog.COLLECT, "recursive_doubling", "bruck"), AUTO.collect(flat(8), 8).name());
+    }
+
+    @Test
+    void teamsSpanningHostsGoThroughLeaders() {
+        for (CollectiveSupport s : new CollectiveSupport[] {blocks(4, 2), blocks(5, 2), blocks(12, 3), blocks(6, 3),
+                team(0, 1, 0, 1, 0, 1)}) {
+            assertTrue(CollectivePolicy.hierarchical(s));
+            assertEquals("hierarchical", AUTO.barrier(s).name());
+            assertEquals("hierarchical", AUTO.broadcast(s, 8).name());
+            assertEquals("hierarchical", AUTO.broadcast(s, 1 << 20).name());
+            assertEquals("hierarchical", AUTO.reduce(s, 8).name());
+            assertEquals("hierarchical", AUTO.reduce(s, 1 << 20).name());
+            // collectives without a hierarchical algorithm keep the flat choice
+            assertEquals(or(CollectiveCatalog.ALLTOALL, "pairwise"), AUTO.alltoall(s, 1 << 20).name());
+        }
+    }
+
+    @Test
+    void aboutOneMemberPerHostIsFlat() {
+        // 5 members on 4 hosts: on average fewer than two per host
+        CollectiveSupport s = team(0, 1, 2, 3, 3);
+        assertFalse(CollectivePolicy.hierarchical(s));
+        assertEquals("dissemination", AUTO.barrier(s).name());
+        assertEquals(or(CollectiveCatalog.REDUCE, "recursive_doubling"), AUTO.reduce(s, 8).name());
+        assertFalse(CollectivePolicy.hierarchical(blocks(6, 6)));
+        assertFalse(CollectivePolicy.hierarchical(flat(12)));
+    }
+
+    @Test
+    void crossoversAreParameters() {
+        CollectivePolicy p = new CollectivePolicy(Parameters.from(Map.of("SHMEM_BCAST_CROSSOVER", "1k",
+                "SHMEM_REDUCE_CROSSOVER", "0", "SHMEM_COLLECT_CROSSOVER", "1m", "SHMEM_ALLTOALL_CROSSOVER", "16")));
+        CollectiveSupport s = flat(8);
+        assertEquals(or(CollectiveCatalog.BROADCAST, "binomial"), p.broadcast(s, 1023).name());
+        assertEquals(or(CollectiveCatalog.BROADCAST, "scatter_allgather"), p.broadcast(s, 1024).name());
+        assertEquals(or(CollectiveCatalog.REDUCE, "rabenseifner", "ring"), p.reduce(s, 8).name());
+        assertEquals(or(CollectiveCatalog.COLLECT, "recursive_doubling", "bruck"), p.fcollect(s, 512 << 10).name());
+        assertEquals(or(CollectiveCatalog.ALLTOALL, "pairwise"), p.alltoall(s, 16).name());
+        assertEquals("linear", p.alltoall(s, 15).name());
+        assertThrows(ShmemException.class, () -> Parameters.from(Map.of("SHMEM_BCAST_CROSSOVER", "lots")));
+    }
+
+    @Test
+    void forcedNamesWinWhateverTheTeam() {
+        CollectivePolicy p = new CollectivePolicy(Parameters.from(Map.of("SHMEM_BARRIER_ALGORITHM", "hierarchical",
+                "SHMEM_BCAST_ALGORITHM", "hierarchical", "SHMEM_REDUCE_ALGORITHM", "linear")));
+        // hierarchical on one host (it degenerates to host-local) and on a tiny team
+        assertEquals("hierarchical", p.barrier(flat(4)).name());
+        assertEquals("hierarchical", p.broadcast(flat(2), 8).name());
+        assertEquals("linear", p.reduce(blocks(12, 3), 8).name());
+    }
+
+    @Test
+    void hierarchicalIsInEveryCatalogItServes() {
+        assertEquals(HierarchicalAlgorithms.BARRIER, CollectiveCatalog.BARRIER.get("hierarchical"));
+        assertEquals(HierarchicalAlgorithms.BROADCAST, CollectiveCatalog.BROADCAST.get("hierarchical"));
+        assertEquals(HierarchicalAlgorithms.REDUCE, CollectiveCatalog.REDUCE.get("hierarchical"));
+        assertFalse(CollectiveCatalog.COLLECT.containsKey("hierarchical"));
+        assertTrue(CollectiveCatalog.barrierChoices().contains("hierarchical"));
+        assertTrue(Parameters.from(Map.of()).infoText().contains("hierarchical"));
+        assertTrue(Parameters.from(Map.of()).infoText().contains("SHMEM_REDUCE_CROSSOVER"));
+    }
+
+    @Test
+    void hostGroups() {
+        HostGroups g = new HostGroups(new int[] {7, 3, 7, 3, 9});
+        assertEquals(3, g.hosts());
+        assertEquals(0, g.hostOf(0));
+        assertEquals(1, g.hostOf(1));
+        assertEquals(2, g.hostOf(4));
+        assertEquals(0, g.leader(0));
+        assertEquals(1, g.leader(1));
+        assertEquals(4, g.leader(2));
+        assertEquals(java.util.List.of(1, 3), java.util.Arrays.stream(g.members(1)).boxed().toList());
+        assertEquals(2, g.maxPerHost());
+        assertTrue(g.spansHosts());
+        assertFalse(new HostGroups(new int[] {1, 1}).spansHosts());
+    }
+}

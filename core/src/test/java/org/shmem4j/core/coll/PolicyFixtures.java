@@ -1,0 +1,69 @@
+package org.shmem4j.core.coll;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.shmem4j.core.sync.WaitPolicy;
+
+/** A {@link CollectiveSupport} over nothing: enough for the policy, which only looks at size and hosts. */
+final class PolicyFixtures {
+    private PolicyFixtures() {
+    }
+
+    static CollectiveSupport team(int... hostOfMember) {
+        MemorySegment local = Arena.ofAuto().allocate(64);
+        PeerAccess peers = new PeerAccess() {
+            @Override
+            public int size() {
+                return hostOfMember.length;
+            }
+
+            @Override
+            public int rank() {
+                return 0;
+            }
+
+            @Override
+            public MemorySegment local() {
+                return local;
+            }
+
+            @Override
+            public void put(int peer, long remoteOffset, MemorySegment src, long srcOffset, long bytes) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void get(MemorySegment dst, long dstOffset, int peer, long remoteOffset, long bytes) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void signal(int peer, long offset, long value) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public long read(int peer, long offset) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 0, 0, 0, 0, 0),
+                new WaitPolicy(1, 1, 1000, () -> {
+                }), hostOfMember, () -> {
+                });
+    }
+
+    /** {@code n} members on one host. */
+    static CollectiveSupport flat(int n) {
+        return team(new int[n]);
+    }
+
+    /** {@code n} members in blocks on {@code hosts} hosts (member r on host r * hosts / n). */
+    static CollectiveSupport blocks(int n, int hosts) {
+        int[] h = new int[n];
+        for (int r = 0; r < n; r++) {
+            h[r] = r * hosts / n;
+        }
+        return team(h);
+    }
+}
