@@ -28,7 +28,22 @@ import org.shmem4j.inprocess.InProcessJob.Result;
  */
 @Timeout(600)
 class SpecExamplesTest {
-    private static final Map<String, String> ENV = Map.of("SHMEM_SYMMETRIC_SIZE", "8m");
+    /**
+     * The jobs' environment: a small heap, plus any {@code SHMEM_*_ALGORITHM} override of this
+     * process (.ci/run reruns the tests under such overrides).
+     */
+    private static final Map<String, String> ENV = environment();
+
+    private static Map<String, String> environment() {
+        Map<String, String> env = new java.util.HashMap<>();
+        System.getenv().forEach((k, v) -> {
+            if (k.startsWith("SHMEM_") && k.endsWith("_ALGORITHM")) {
+                env.put(k, v);
+            }
+        });
+        env.put("SHMEM_SYMMETRIC_SIZE", "8m");
+        return Map.copyOf(env);
+    }
     private static final Duration BOUND = Duration.ofSeconds(60);
     private static final String[] NO_ARGS = {};
 
@@ -64,6 +79,14 @@ class SpecExamplesTest {
                 example("GExample (20)", GExample::main, 1, 2, 3, 5, 8),
                 example("SessionExample (28)", SessionExample::main, 1, 2, 3, 5, 8),
                 example("BarrierAllExample (29)", BarrierAllExample::main, 1, 2, 3, 5, 8),
+                // 8: PE 6 is in both teams
+                example("TeamSyncExample (31)", TeamSyncExample::main, 1, 2, 3, 4, 5, 7, 8),
+                example("AlltoallExample (32)", AlltoallExample::main, 1, 2, 3, 5, 8),
+                example("AlltoallsExample (33)", AlltoallsExample::main, 1, 2, 3, 5, 8),
+                example("BroadcastExample (34)", BroadcastExample::main, 1, 2, 3, 5, 8),
+                example("CollectExample (35)", CollectExample::main, 1, 2, 3, 5, 8),
+                example("ReduceExample (36)", ReduceExample::main, 1, 2, 3, 5, 8),
+                example("CollectAtExample (37)", CollectAtExample::main, 1, 2, 3, 5, 8),
                 // needs PEs 1 and 2
                 example("FenceExample (45)", FenceExample::main, 3, 5, 8),
                 example("QuietExample (46)", QuietExample::main, 3, 5, 8),
