@@ -2,8 +2,14 @@
 # bench/run.sh - build (if needed) and run the shmem4j benchmarks, the Java counterparts of the
 # C peer's programs (../shared/peer), printing the same lines so peer/compare.py pairs them.
 #
-# Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate amo barrier gups
-#                                       team_create msgrate_threads (default: all, the C peer's first)
+# Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate amo barrier coll gups
+#                                       team_create msgrate_threads (default: these ten, the C peer's
+#                                       first, in its order), or
+#                                       reduce_algo / reduce_algo_hosts (no C peer): the teams paper's
+#                                       figure-4 float sum reduce, one job per reduce algorithm of
+#                                       the catalog (SHMEM_REDUCE_ALGORITHM=<name>, 'auto' included);
+#                                       reduce_algo_hosts runs it two-level on 2 pseudo-hosts
+#                                       (oshrun --hosts 2), skipped with a comment if oshrun lacks it
 # Results go to stdout ('#' lines are comments); redirect to a file to keep them.
 # Knobs (environment):
 #   NP=2                PEs (bin/oshrun -n)
@@ -28,7 +34,7 @@ cd "$root"
 np=${NP:-2}
 limit=${BENCH_TIMEOUT:-300}
 progs=("$@")
-[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate amo barrier gups team_create msgrate_threads)
+[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate amo barrier coll gups team_create msgrate_threads)
 # Serial GC and a fixed, pre-touched heap: the programs allocate nothing in their timed loops,
 # so the collector only has to stay out of the way; the big buffers are native (Arena) memory.
 jvm_opts=${BENCH_JVM_OPTS:--XX:+UseSerialGC -Xms256m -Xmx256m -XX:+AlwaysPreTouch}
@@ -96,18 +102,59 @@ echo "# loadavg before: $(cat /proc/loadavg)"
 
 status=0
 errlog=$(mktemp)
-for p in "${progs[@]}"; do
+
+# run_one LABEL PROGRAM [LAUNCHER ARG ...]: one job (the launcher args go before the JVM options)
+run_one() {
+    local label=$1 prog=$2 busy t0 rc secs
+    shift 2
     busy=$(wait_idle)
     t0=$(date +%s.%N)
-    timeout "$limit" "${launch[@]}" "$p" 2> "$errlog"
+    if [ $# -gt 0 ]; then
+        timeout "$limit" "${launch[0]}" "$@" "${launch[@]:1}" "$prog" 2> "$errlog"
+    else
+        timeout "$limit" "${launch[@]}" "$prog" 2> "$errlog"
+    fi
     rc=$?
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    echo "# $p rc=$rc seconds=$secs cpu_busy_before=${busy}%"
+    echo "# $label rc=$rc seconds=$secs cpu_busy_before=${busy}%"
     if [ "$rc" -ne 0 ]; then
-        echo "# $p FAILED: $(grep -v '^$' "$errlog" | tail -3 | tr '\n' ' ')"
+        echo "# $label FAILED: $(grep -v '^$' "$errlog" | tail -3 | tr '\n' ' ')"
         cat "$errlog" >&2
         status=1
     fi
+}
+
+# the reduce algorithms the library has (the catalog's names, 'auto' first)
+reduce_names() {
+    if [ -z "${JAVA25:-}" ]; then
+        . bin/jdk25.sh
+        find_jdk25
+    fi
+    "$JAVA25/bin/java" -cp "$cp" org.shmem4j.bench.ReduceAlgo --names
+}
+
+for p in "${progs[@]}"; do
+    case "$p" in
+    reduce_algo|reduce_algo_hosts)
+        hosts=()
+        if [ "$p" = reduce_algo_hosts ]; then
+            if [ -x bin/oshrun ] && bin/oshrun --help 2>&1 | grep -q -- '--hosts'; then
+                hosts=(--hosts 2)
+            else
+                echo "# $p skipped: bin/oshrun has no --hosts option (pseudo-hosts), so no mode=host_leaders lines"
+                continue
+            fi
+        fi
+        names=$(reduce_names) || { echo "# $p FAILED: could not list the reduce algorithms"; status=1; continue; }
+        echo "# $p algorithms: $(echo $names)"
+        for name in $names; do
+            SHMEM_REDUCE_ALGORITHM=$name run_one "$p algo=$name" "$p" "${hosts[@]}"
+        done
+        ;;
+    *)
+        run_one "$p" "$p"
+        ;;
+    esac
 done
 rm -f "$errlog"
 echo "# loadavg after: $(cat /proc/loadavg)"

@@ -12,6 +12,12 @@ public final class InProcessTestSupport {
 
     public static Map<String, String> env(String... keyValues) {
         Map<String, String> env = new HashMap<>();
+        // The CI reruns the collective tests under SHMEM_*_ALGORITHM overrides: pass them through.
+        System.getenv().forEach((k, v) -> {
+            if (k.startsWith("SHMEM_") && k.endsWith("_ALGORITHM")) {
+                env.put(k, v);
+            }
+        });
         env.put("SHMEM_SYMMETRIC_SIZE", "8m");
         for (int i = 0; i < keyValues.length; i += 2) {
             env.put(keyValues[i], keyValues[i + 1]);

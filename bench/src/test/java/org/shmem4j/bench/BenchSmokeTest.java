@@ -83,14 +83,27 @@ class BenchSmokeTest {
                     }
                 }
             }
+            case "coll" -> {
+                for (String name : Coll.NAMES) {
+                    for (long n : Coll.SIZES) {
+                        p.add(name + " elems=" + n + " pes=2 " + US);
+                    }
+                }
+            }
+            case "reduce_algo", "reduce_algo_hosts" -> {
+                String mode = program.equals("reduce_algo") ? "" : " mode=host_leaders";
+                for (long n : ReduceAlgo.sizes()) {
+                    p.add("reduce op=float_sum algo=" + Pattern.quote(ReduceAlgo.algorithm()) + mode + " elems=" + n + " pes=2 " + US);
+                }
+            }
             default -> throw new IllegalArgumentException(program);
         }
         return p;
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "gups", "team_create",
-            "msgrate_threads"})
+    @ValueSource(strings = {"put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "coll", "gups", "team_create",
+            "msgrate_threads", "reduce_algo", "reduce_algo_hosts"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void printsThePeersMeasurementLines(String program) {
         PrintStream saved = System.out;
@@ -136,5 +149,13 @@ class BenchSmokeTest {
         assertEquals(200, d.warmupMillis());
         assertEquals(4, d.warmup(2, 64L << 20));
         assertEquals(10, Knobs.of(Map.of("BENCH_JIT_WARMUP", "0")).warmup(10, 8));
+    }
+
+    @Test
+    void reduceAlgoSizesArePowersOfFourUpToOneMebi() {
+        long[] sizes = ReduceAlgo.sizes();
+        assertEquals(11, sizes.length);
+        assertEquals(1, sizes[0]);
+        assertEquals(1L << 20, sizes[10]);
     }
 }

@@ -62,7 +62,7 @@ final class TeamImpl implements Team {
             hosts[i] = runtime.hostIndex(members[i]);
         }
         CollectiveSupport.SlotLayout layout = new CollectiveSupport.SlotLayout(pool.senderFlag(slot, 0), pool.ackFlag(slot, 0),
-                pool.roundFlag(slot, 0), TeamPool.ROUND_LINES, pool.scratchOffset(slot, 0), pool.scratchOffset(slot, 1),
+                pool.scratchOffset(slot, 0), pool.scratchOffset(slot, 1),
                 pool.scratchBytes());
         this.collectives = new TeamCollectives(new CollectiveSupport(new MappedPeerAccess(peers, me), layout,
                 runtime.waitPolicy(), hosts, barrier::await), runtime.collectivePolicy());

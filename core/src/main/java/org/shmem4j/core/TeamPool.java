@@ -10,7 +10,7 @@ import org.shmem4j.core.sync.DisseminationBarrier;
  * (the bug of SOS issue 1225 cannot happen by construction), and a team owns one slot on each of
  * its members. A slot holds the team's barrier words (one cache line per dissemination round), a
  * double-buffered area where members publish their free-slot masks when the team is split, the
- * collectives' flag lines (one per sender, one acknowledgement per sender, and per-round lines)
+ * collectives' flag lines (one per sender and one acknowledgement line per member)
  * and a double-buffered collective scratch area.
  *
  * <p>Which slots are free is this PE's own knowledge; a split agrees on a slot by AND-ing the
@@ -33,14 +33,11 @@ final class TeamPool {
     private final long slotBytes;
     private final long[] free;
 
-    /** Per-round flag lines of a slot (enough for any logarithmic algorithm and a few more steps). */
-    static final int ROUND_LINES = 64;
-
     TeamPool(SymmetricHeap heap, int capacity, int npes, long scratchBytes) {
         this.capacity = capacity;
         this.barrierBytes = roundUp(DisseminationBarrier.bytesNeeded(npes), LINE);
         this.gatherBytes = roundUp(maskWords() * 8L, LINE);
-        this.flagLines = 2 * npes + ROUND_LINES;
+        this.flagLines = 2 * npes;
         this.scratchBytes = roundUp(scratchBytes, LINE);
         this.slotBytes = barrierBytes + 2 * gatherBytes + flagLines * LINE + 2 * this.scratchBytes;
         this.base = heap.allocateReserved("the team pool (SHMEM_TEAMS_MAX=" + capacity + ")", slotBytes * capacity);
@@ -89,12 +86,7 @@ final class TeamPool {
 
     /** Region offset of the flag line on which {@code sender} acknowledges to this PE. */
     long ackFlag(int slot, int sender) {
-        return flagsStart(slot) + (long) ((flagLines - ROUND_LINES) / 2 + sender) * LINE;
-    }
-
-    /** Region offset of the flag line of round {@code round} ({@code < ROUND_LINES}). */
-    long roundFlag(int slot, int round) {
-        return flagsStart(slot) + (long) (flagLines - ROUND_LINES + round) * LINE;
+        return flagsStart(slot) + (long) (flagLines / 2 + sender) * LINE;
     }
 
     private long flagsStart(int slot) {

@@ -261,13 +261,11 @@ class TeamPoolInProcessTest {
                         "slot " + i + " parts: barrier " + b + ", gathers " + g0 + ", " + g1 + ", end " + e);
                 assertEquals(0, b % 64, "barrier words not on a cache line");
                 // the collective flags follow the gather buffers, the two scratch buffers end the slot
-                long firstFlag = Math.min(pool.senderFlag(i, 0), Math.min(pool.ackFlag(i, 0), pool.roundFlag(i, 0)));
-                long lastFlag = Math.max(pool.senderFlag(i, npes - 1), Math.max(pool.ackFlag(i, npes - 1),
-                        pool.roundFlag(i, TeamPool.ROUND_LINES - 1)));
+                long firstFlag = Math.min(pool.senderFlag(i, 0), pool.ackFlag(i, 0));
+                long lastFlag = Math.max(pool.senderFlag(i, npes - 1), pool.ackFlag(i, npes - 1));
                 assertTrue(firstFlag >= g1 + maskBytes && lastFlag + 64 <= pool.scratchOffset(i, 0),
                         "slot " + i + " flags [" + firstFlag + ", " + (lastFlag + 64) + ") overlap its neighbours");
-                assertTrue(pool.senderFlag(i, npes - 1) < pool.ackFlag(i, 0) && pool.ackFlag(i, npes - 1) < pool.roundFlag(i, 0),
-                        "slot " + i + " sender, ack and round flags overlap");
+                assertTrue(pool.senderFlag(i, npes - 1) < pool.ackFlag(i, 0), "slot " + i + " sender and ack flags overlap");
                 assertEquals(pool.scratchOffset(i, 0) + pool.scratchBytes(), pool.scratchOffset(i, 1));
                 assertEquals(e, pool.scratchOffset(i, 1) + pool.scratchBytes(), "slot " + i + " scratch does not end the slot");
             }

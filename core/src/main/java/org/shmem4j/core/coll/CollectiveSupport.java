@@ -13,9 +13,8 @@ import org.shmem4j.core.sync.WaitPolicy;
  * Flag words are never reset. Every value written is a {@link #stamp(long, int) stamp} of the
  * collective's sequence number and a step, which grows monotonically over a team's lifetime, so
  * "arrived" is "flag &gt;= stamp": a fast member's signal for a later collective can neither be
- * lost nor mistaken. Each flag line has one writer per collective step: sender flags are written
- * only by that sender, acknowledgement flags only by that acknowledger, round flags only by the
- * round's partner.
+ * lost nor mistaken. Sender flags are written only by that sender, acknowledgement flags only by
+ * that acknowledger.
  *
  * <h2>Scratch</h2>
  * Two buffers per team, used by collectives of even and odd sequence numbers. That is safe only
@@ -25,17 +24,16 @@ import org.shmem4j.core.sync.WaitPolicy;
  * while anyone still reads it. A leaf of a plain tree that returns right after receiving breaks
  * the rule, and the damage shows two collectives later.
  *
- * <h2>Round lines</h2>
- * A round line may be written by different partners in different algorithms, and a member one
- * collective ahead may stamp it while a slower one still waits on it there. Use round lines only
- * where the writer of line r is the same member for every collective of the team; sender and
- * acknowledgement lines, written only by their member with growing stamps, are always safe.
+ * <p>There are no per-round lines on purpose: a round line written by different partners in
+ * different algorithms could be stamped by a member one collective ahead while a slower member
+ * still waits on it. Sender and acknowledgement lines are written only by their member, with
+ * growing stamps, so a later stamp always means the earlier step happened.
  */
 public final class CollectiveSupport {
     private static final long LINE = 64;
 
     /** Where one team's flags and scratch live in every member's region. */
-    public record SlotLayout(long senderFlags, long ackFlags, long roundFlags, int roundLines, long scratch0,
+    public record SlotLayout(long senderFlags, long ackFlags, long scratch0,
             long scratch1, long scratchBytes) {
     }
 
@@ -132,14 +130,6 @@ public final class CollectiveSupport {
     /** Offset of the flag line on which {@code member} acknowledges. */
     public long ackFlag(int member) {
         return slot.ackFlags() + member * LINE;
-    }
-
-    /** Offset of the flag line of round {@code round}. */
-    public long roundFlag(int round) {
-        if (round >= slot.roundLines()) {
-            throw new IllegalStateException("collective round " + round + " exceeds the " + slot.roundLines() + " round lines");
-        }
-        return slot.roundFlags() + round * LINE;
     }
 
     /** Offset of the scratch buffer of collective {@code seq}. */

@@ -47,7 +47,7 @@ final class PolicyFixtures {
                 throw new UnsupportedOperationException();
             }
         };
-        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 0, 0, 0, 0, 0),
+        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 0, 0, 0),
                 new WaitPolicy(1, 1, 1000, () -> {
                 }), hostOfMember, () -> {
                 });

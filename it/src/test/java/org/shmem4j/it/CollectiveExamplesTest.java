@@ -1,0 +1,76 @@
+package org.shmem4j.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.shmem4j.examples.AlltoallExample;
+import org.shmem4j.examples.AlltoallsExample;
+import org.shmem4j.examples.BroadcastExample;
+import org.shmem4j.examples.CollectAtExample;
+import org.shmem4j.examples.CollectExample;
+import org.shmem4j.examples.ReduceExample;
+import org.shmem4j.examples.TeamSyncExample;
+
+/**
+ * The collective example programs of spec section 9.10 (Examples 31 to 37) as real jobs of separate
+ * JVMs started by {@code oshrun}, at two PE counts each: the job ends with status 0, prints exactly
+ * the expected lines (in any order across PEs) and nothing on stderr. The examples check their own
+ * results. Exported {@code SHMEM_*_ALGORITHM} variables reach the PEs (oshrun passes its
+ * environment on), so .ci/run's algorithm matrix covers these jobs too.
+ */
+@Timeout(120)
+class CollectiveExamplesTest {
+    /** An example, the PE counts it runs at here, and its stdout lines on {@code n} PEs. */
+    private record Example(Class<?> main, int[] counts, IntFunction<List<String>> lines) {}
+
+    private static final IntFunction<List<String>> SILENT = n -> List.of();
+
+    /** Example 34: every PE prints the broadcast values. */
+    private static List<String> broadcast(int n) {
+        return IntStream.range(0, n).mapToObj(pe -> pe + ": 0, 1, 2, 3").toList();
+    }
+
+    /** Example 35: every PE prints 0 .. n(n+1)/2 - 1. */
+    private static List<String> collect(int n) {
+        String all = String.join(", ", IntStream.range(0, n * (n + 1) / 2).mapToObj(Integer::toString).toList());
+        return IntStream.range(0, n).mapToObj(pe -> pe + ": " + all).toList();
+    }
+
+    private static final List<Example> EXAMPLES = List.of(
+            new Example(TeamSyncExample.class, new int[] {3, 7}, SILENT),
+            new Example(AlltoallExample.class, new int[] {2, 5}, SILENT),
+            new Example(AlltoallsExample.class, new int[] {3, 4}, SILENT),
+            new Example(BroadcastExample.class, new int[] {2, 5}, CollectiveExamplesTest::broadcast),
+            new Example(CollectExample.class, new int[] {3, 4}, CollectiveExamplesTest::collect),
+            new Example(ReduceExample.class, new int[] {2, 5}, ReduceExample::expectedOutput),
+            new Example(CollectAtExample.class, new int[] {3, 5}, SILENT));
+
+    static Stream<Arguments> jobs() {
+        return EXAMPLES.stream().flatMap(e -> IntStream.of(e.counts())
+                .mapToObj(n -> Arguments.of(e.main().getSimpleName(), n)));
+    }
+
+    private static List<String> sorted(List<String> lines) {
+        var s = new ArrayList<>(lines);
+        s.sort(null);
+        return s;
+    }
+
+    @ParameterizedTest(name = "{0} on {1} PEs")
+    @MethodSource("jobs")
+    void exampleSucceedsWithItsOutput(String name, int n) {
+        Example e = EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals(name)).findFirst().orElseThrow();
+        var r = Jobs.run(name + " -n " + n, Jobs.oshrun(n, e.main()));
+        assertEquals(0, r.exit(), r::describe);
+        assertEquals(sorted(e.lines().apply(n)), sorted(r.stdout()), r::describe);
+        assertEquals(List.of(), r.stderr(), r::describe);
+    }
+}
