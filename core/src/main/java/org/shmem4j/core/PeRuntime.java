@@ -42,6 +42,7 @@ final class PeRuntime extends ShmemBase {
     private final Team leaders;
     private final int[] hostIndexOfWorld;
     private final CollectivePolicy collectivePolicy;
+    private final long lifecycleWord;
     private final java.util.Set<TeamImpl> teams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WaitPolicy waitPolicy;
     private final PointToPointSync p2p;
@@ -98,6 +99,7 @@ final class PeRuntime extends ShmemBase {
                 agreeOnCollective(call);
             }
         });
+        this.lifecycleWord = heap.allocateReserved("the finalize marker", 64);
         this.hostIndexOfWorld = hostIndices(hostIds);
         this.collectivePolicy = new CollectivePolicy(params);
         this.teamPool = new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH));
@@ -126,6 +128,25 @@ final class PeRuntime extends ShmemBase {
             out[pe] = index.computeIfAbsent(hostIds[pe], h -> index.size());
         }
         return out;
+    }
+
+    private static final java.lang.invoke.VarHandle LIFECYCLE = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
+
+    /**
+     * Throws if world PE {@code pe} has entered its last finalize while this PE has not and the
+     * awaited condition still does not hold: a wait on that PE outside finalize can never end (the
+     * collective calls are out of order, or the PE failed and its try-with-resources is finalizing).
+     */
+    void checkNotFinalizing(int pe, java.util.function.BooleanSupplier satisfied) {
+        if ((long) LIFECYCLE.getAcquire(localRegion(), lifecycleWord) != 0) {
+            return;
+        }
+        MemorySegment[] world = routing();
+        if (world[pe] != null && (long) LIFECYCLE.getAcquire(world[pe], lifecycleWord) != 0
+                && !satisfied.getAsBoolean()) {
+            throw new ShmemException("PE " + pe + " entered shmem_finalize while PE " + me + " waits for it in a"
+                    + " collective or barrier: the PEs' collective calls are out of order, or PE " + pe + " failed");
+        }
     }
 
     /** The (declared) host number of world PE {@code pe}. */
@@ -299,6 +320,9 @@ final class PeRuntime extends ShmemBase {
                 return;
             }
         }
+        // Peers parked waiting for this PE in something else than finalize see the marker and fail
+        // instead of waiting forever (a PE that throws inside try-with-resources lands here).
+        LIFECYCLE.setRelease(localRegion(), lifecycleWord, 1L);
         barrierAll();
         closed = true;
         teams.forEach(TeamImpl::invalidate);

@@ -56,7 +56,8 @@ final class TeamImpl implements Team {
         for (int i = 0; i < members.length; i++) {
             peers[i] = world[members[i]];
         }
-        this.barrier = new DisseminationBarrier(peers, me, pool.barrierOffset(slot), runtime.waitPolicy());
+        this.barrier = new DisseminationBarrier(peers, me, pool.barrierOffset(slot), runtime.waitPolicy(),
+                (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied));
         int[] hosts = new int[members.length];
         for (int i = 0; i < members.length; i++) {
             hosts[i] = runtime.hostIndex(members[i]);
@@ -65,7 +66,9 @@ final class TeamImpl implements Team {
                 pool.scratchOffset(slot, 0), pool.scratchOffset(slot, 1),
                 pool.scratchBytes());
         this.collectives = new TeamCollectives(new CollectiveSupport(new MappedPeerAccess(peers, me), layout,
-                runtime.waitPolicy(), hosts, barrier::await), runtime.collectivePolicy());
+                runtime.waitPolicy(), hosts, barrier::await,
+                (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied)),
+                runtime.collectivePolicy());
     }
 
     /** This team's collectives (checks that the team is usable). */

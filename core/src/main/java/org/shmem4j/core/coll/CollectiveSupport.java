@@ -44,6 +44,7 @@ public final class CollectiveSupport {
     private final int[] hostOfMember;
     private HostGroups hostGroups; // immutable once built; a racy rebuild is harmless
     private final Runnable barrier;
+    private final org.shmem4j.core.sync.PeerLiveness liveness;
     private final Arena temporaries = Arena.ofShared();
     private MemorySegment temp = MemorySegment.NULL;
     private long seq;
@@ -52,10 +53,12 @@ public final class CollectiveSupport {
      * @param hostOfMember a small integer per member naming its host (members with equal numbers
      *        share memory); the node-aware algorithms group by it
      * @param barrier the team's own barrier over its members (stores before it are visible after it)
+     * @param liveness asked, while a wait is parked, about the member whose flag line it waits on
      */
     public CollectiveSupport(PeerAccess peers, SlotLayout slot, WaitPolicy waitPolicy, int[] hostOfMember,
-            Runnable barrier) {
+            Runnable barrier, org.shmem4j.core.sync.PeerLiveness liveness) {
         this.barrier = barrier;
+        this.liveness = liveness;
         this.peers = peers;
         this.slot = slot;
         this.waitPolicy = waitPolicy;
@@ -149,7 +152,9 @@ public final class CollectiveSupport {
 
     /** Waits until this PE's flag line {@code flag} holds at least {@code value}. */
     public void await(long flag, long value) {
-        sync.waitUntil(flag, 8, org.shmem4j.Cmp.GE, value);
+        int member = (int) ((flag < slot.ackFlags() ? flag - slot.senderFlags() : flag - slot.ackFlags()) / LINE);
+        sync.waitUntil(flag, 8, org.shmem4j.Cmp.GE, value,
+                () -> liveness.check(member, () -> sync.load(flag, 8) >= value));
     }
 
     /**

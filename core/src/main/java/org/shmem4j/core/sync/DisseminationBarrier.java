@@ -21,14 +21,18 @@ public final class DisseminationBarrier {
     private final long slots;
     private final int rounds;
     private final WaitPolicy waitPolicy;
+    private final PeerLiveness liveness;
     private long epoch;
 
     /**
      * @param peers every PE's mapped region
      * @param me this PE
      * @param slotsOffset region offset of this barrier's {@link #bytesNeeded(int)} zeroed bytes, the same on every PE
+     * @param liveness asked, while a wait is parked, about the member it depends on
      */
-    public DisseminationBarrier(MemorySegment[] peers, int me, long slotsOffset, WaitPolicy waitPolicy) {
+    public DisseminationBarrier(MemorySegment[] peers, int me, long slotsOffset, WaitPolicy waitPolicy,
+            PeerLiveness liveness) {
+        this.liveness = liveness;
         this.peers = peers;
         this.local = peers[me];
         this.me = me;
@@ -58,7 +62,9 @@ public final class DisseminationBarrier {
             long slot = slots + r * LINE;
             LONG.setRelease(peers[(me + distance) % n], slot, e);
             if ((long) LONG.getAcquire(local, slot) < e) {
-                WaitPolicy.Waiter w = waitPolicy.start();
+                int writer = ((me - distance) % n + n) % n;
+                WaitPolicy.Waiter w = waitPolicy.start(
+                        () -> liveness.check(writer, () -> (long) LONG.getAcquire(local, slot) >= e));
                 while ((long) LONG.getAcquire(local, slot) < e) {
                     w.pause();
                 }

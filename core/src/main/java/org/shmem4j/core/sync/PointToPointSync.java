@@ -41,6 +41,18 @@ public final class PointToPointSync {
         return v;
     }
 
+    /** As {@link #waitUntil(long, int, Cmp, long)}, running {@code check} whenever the wait parks. */
+    public long waitUntil(long offset, int bytes, Cmp cmp, long value, Runnable check) {
+        long v = load(offset, bytes);
+        if (!cmp.test(v, value)) {
+            WaitPolicy.Waiter w = policy.start(check);
+            while (!cmp.test(v = load(offset, bytes), value)) {
+                w.pause();
+            }
+        }
+        return v;
+    }
+
     /** As {@link #waitUntil} but gives up after {@code timeoutNanos}; true if the condition held. */
     public boolean waitUntil(long offset, int bytes, Cmp cmp, long value, long timeoutNanos) {
         if (cmp.test(load(offset, bytes), value)) {

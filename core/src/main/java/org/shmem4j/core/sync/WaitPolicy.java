@@ -32,13 +32,26 @@ public final class WaitPolicy {
 
     /** A fresh waiter for one wait. */
     public Waiter start() {
-        return new Waiter();
+        return new Waiter(null);
+    }
+
+    /**
+     * A fresh waiter that also runs {@code check} whenever it parks (a slow-path probe that throws
+     * when the awaited peer can no longer answer).
+     */
+    public Waiter start(Runnable check) {
+        return new Waiter(check);
     }
 
     /** The state of one wait; cheap enough to allocate per wait (escape analysis removes it). */
     public final class Waiter {
+        private final Runnable check;
         private int round;
         private long parkNanos = 1_000;
+
+        private Waiter(Runnable check) {
+            this.check = check;
+        }
 
         /** Called once per unsuccessful check of the awaited condition. */
         public void pause() {
@@ -51,6 +64,9 @@ public final class WaitPolicy {
                 LockSupport.parkNanos(parkNanos);
                 parkNanos = Math.min(parkNanos * 2, parkMaxNanos);
                 checkAlive.run();
+                if (check != null) {
+                    check.run();
+                }
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
                     throw new ShmemException("interrupted while waiting");

@@ -50,6 +50,7 @@ final class PolicyFixtures {
         return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 0, 0, 0),
                 new WaitPolicy(1, 1, 1000, () -> {
                 }), hostOfMember, () -> {
+                }, (member, satisfied) -> {
                 });
     }
 
