@@ -13,7 +13,11 @@ import org.shmem4j.core.param.Params;
  * <h2>The automatic choice</h2>
  * <ol>
  * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
- * but the barrier (one exchange with one peer; nothing to gain from a schedule).</li>
+ * but the barrier (one exchange with one peer; nothing to gain from a schedule), except
+ * rabenseifner for reductions at or above the crossover.</li>
+ * <li><b>Small one-host teams</b> ({@code n <= }{@value #DIRECT_TEAM}): direct pulls (linear)
+ * for broadcast and collects; reductions linear up to {@value #DIRECT_REDUCE_LINEAR_BYTES} bytes,
+ * tree below the crossover, ring above (measurements at the constants).</li>
  * <li><b>Locality</b>: when the team spans hosts and has on average at least two members per host
  * ({@code n >= 2 * hosts}), barrier, broadcast and reductions are {@code hierarchical}
  * ({@link HierarchicalAlgorithms}): only one leader per host crosses hosts.</li>
@@ -37,9 +41,28 @@ public final class CollectivePolicy {
     /** Teams of at most this many members use {@code linear} (except the barrier). */
     static final int TINY_TEAM = 2;
 
+    /**
+     * Teams of at most this many members on one host pull directly from every member (linear
+     * broadcast and collects): on shared memory a direct read is the cheapest route, and with PEs
+     * outnumbering cores every extra round of a logarithmic schedule costs a context switch. Measured
+     * at 4 PEs on 2 cores (us, linear / binomial / scatter_allgather broadcast of 1, 1024, 65536
+     * longs): 4.0 / 4.9 / 4.7, 4.1 / 3.3 / 6.9, 45 / 66 / 57; fcollect linear / ring /
+     * recursive_doubling / bruck: 4.2 / 19.9 / 29.3 / 4.7, 5.5 / 9.4 / 9.4 / 15.9, 217 / 299 / 302 / 854.
+     */
+    static final int DIRECT_TEAM = 8;
+
+    /**
+     * Reductions up to this many bytes on small one-host teams are linear. Measured at 4 PEs on 2
+     * cores (us, linear / tree / recursive_doubling / ring / rabenseifner) for 1, 1024, 65536
+     * longs: 3.4 / 3.5 / 4.2 / 5.9 / 4.8; 24.8 / 13.0 / 20.9 / 13.4 / 12.3; 681 / 424 / 630 / 251 / 405;
+     * at 2 PEs: 0.37 / 0.45 / 0.52 / 2.7 / 0.77; 1.9 / 3.7 / 5.0 / 16.0 / 19.6; 118 / 113 / 163 / 93 / 70.
+     */
+    static final long DIRECT_REDUCE_LINEAR_BYTES = 256;
+
     static final String LINEAR = "linear", DISSEMINATION = "dissemination", HIERARCHICAL = HierarchicalAlgorithms.NAME,
             BINOMIAL = "binomial", SCATTER_ALLGATHER = "scatter_allgather", RECURSIVE_DOUBLING = "recursive_doubling",
-            RABENSEIFNER = "rabenseifner", RING = "ring", BRUCK = "bruck", PAIRWISE = "pairwise", LOG = "log";
+            RABENSEIFNER = "rabenseifner", RING = "ring", BRUCK = "bruck", PAIRWISE = "pairwise", LOG = "log",
+            TREE = "tree";
 
     /** Every algorithm name the automatic choice may pick, per collective (as the catalogs are named). */
     static final Map<String, List<String>> REFERENCED = Map.of(
@@ -47,7 +70,7 @@ public final class CollectivePolicy {
             "broadcast", List.of(LINEAR, HIERARCHICAL, BINOMIAL, SCATTER_ALLGATHER),
             "collect", List.of(LINEAR, RECURSIVE_DOUBLING, BRUCK, RING),
             "alltoall", List.of(LINEAR, PAIRWISE),
-            "reduce", List.of(LINEAR, HIERARCHICAL, RECURSIVE_DOUBLING, RABENSEIFNER, RING),
+            "reduce", List.of(LINEAR, HIERARCHICAL, RECURSIVE_DOUBLING, RABENSEIFNER, RING, TREE),
             "scan", List.of(LINEAR, LOG));
 
     private final Algorithms.Barrier barrier;
@@ -76,7 +99,9 @@ public final class CollectivePolicy {
     private final Algorithms.Reduce linearReduce = pick(CollectiveCatalog.REDUCE, LINEAR),
             hierReduce = pick(CollectiveCatalog.REDUCE, HIERARCHICAL),
             smallReduce = pick(CollectiveCatalog.REDUCE, RECURSIVE_DOUBLING),
-            largeReduce = pick(CollectiveCatalog.REDUCE, RABENSEIFNER, RING);
+            largeReduce = pick(CollectiveCatalog.REDUCE, RABENSEIFNER, RING),
+            directMediumReduce = pick(CollectiveCatalog.REDUCE, TREE),
+            directLargeReduce = pick(CollectiveCatalog.REDUCE, RING);
     private final Algorithms.Scan linearScan = pick(CollectiveCatalog.SCAN, LINEAR),
             logScan = pick(CollectiveCatalog.SCAN, LOG);
 
@@ -118,6 +143,10 @@ public final class CollectivePolicy {
         return s.size() <= TINY_TEAM;
     }
 
+    private static boolean direct(CollectiveSupport s) {
+        return s.size() <= DIRECT_TEAM && !s.spansHosts();
+    }
+
     /** The team spans hosts with on average at least two members per host: worth going through leaders. */
     static boolean hierarchical(CollectiveSupport s) {
         HostGroups g = s.hostGroups();
@@ -145,6 +174,9 @@ public final class CollectivePolicy {
         if (hierarchical(s)) {
             return hierBcast;
         }
+        if (direct(s)) {
+            return linearBcast;
+        }
         return bytes < bcastCrossover ? smallBcast : largeBcast;
     }
 
@@ -153,7 +185,7 @@ public final class CollectivePolicy {
         if (collect != null) {
             return collect;
         }
-        if (tiny(s)) {
+        if (tiny(s) || direct(s)) {
             return linearCollect;
         }
         return powerOfTwo(s.size()) ? smallCollectPow2 : smallCollect;
@@ -163,7 +195,7 @@ public final class CollectivePolicy {
         if (fcollect != null) {
             return fcollect;
         }
-        if (tiny(s)) {
+        if (tiny(s) || direct(s)) {
             return linearCollect;
         }
         if (bytes >= collectCrossover) {
@@ -188,10 +220,14 @@ public final class CollectivePolicy {
             return reduce;
         }
         if (tiny(s)) {
-            return linearReduce;
+            return bytes < reduceCrossover ? linearReduce : largeReduce;
         }
         if (hierarchical(s)) {
             return hierReduce;
+        }
+        if (direct(s)) {
+            return bytes <= DIRECT_REDUCE_LINEAR_BYTES ? linearReduce
+                    : bytes < reduceCrossover ? directMediumReduce : directLargeReduce;
         }
         return bytes < reduceCrossover ? smallReduce : largeReduce;
     }

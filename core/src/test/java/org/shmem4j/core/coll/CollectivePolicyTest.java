@@ -50,20 +50,20 @@ class CollectivePolicyTest {
 
     @Test
     void smallMessagesOnOneHostAreLatencyOptimal() {
-        CollectiveSupport s = flat(8);
+        CollectiveSupport s = flat(16);
         assertEquals("dissemination", AUTO.barrier(s).name());
         assertEquals(or(CollectiveCatalog.BROADCAST, "binomial"), AUTO.broadcast(s, 8).name());
         assertEquals(or(CollectiveCatalog.BROADCAST, "binomial"), AUTO.broadcast(s, (32 << 10) - 1).name());
         assertEquals(or(CollectiveCatalog.REDUCE, "recursive_doubling"), AUTO.reduce(s, 8).name());
         assertEquals(or(CollectiveCatalog.COLLECT, "recursive_doubling", "bruck"), AUTO.fcollect(s, 8).name());
-        assertEquals(or(CollectiveCatalog.COLLECT, "bruck", "recursive_doubling"), AUTO.fcollect(flat(6), 8).name());
+        assertEquals(or(CollectiveCatalog.COLLECT, "bruck", "recursive_doubling"), AUTO.fcollect(flat(12), 8).name());
         assertEquals("linear", AUTO.alltoall(s, 64).name());
         assertEquals(or(CollectiveCatalog.SCAN, "log"), AUTO.scan(s, 8).name());
     }
 
     @Test
     void largeMessagesOnOneHostAreBandwidthOptimal() {
-        CollectiveSupport s = flat(8);
+        CollectiveSupport s = flat(16);
         assertEquals(or(CollectiveCatalog.BROADCAST, "scatter_allgather"), AUTO.broadcast(s, 32 << 10).name());
         assertEquals(or(CollectiveCatalog.REDUCE, "rabenseifner", "ring"), AUTO.reduce(s, 16 << 10).name());
         assertEquals(or(CollectiveCatalog.COLLECT, "ring"), AUTO.fcollect(s, 16 << 10).name());
@@ -73,10 +73,27 @@ class CollectivePolicyTest {
     @Test
     void collectIgnoresItsOwnContributionSize() {
         // members contribute different sizes, so the size must not change the choice
-        CollectiveSupport s = flat(6);
+        CollectiveSupport s = flat(12);
         assertEquals(AUTO.collect(s, 0).name(), AUTO.collect(s, 1L << 30).name());
         assertEquals(or(CollectiveCatalog.COLLECT, "bruck", "recursive_doubling"), AUTO.collect(s, 1L << 30).name());
-        assertEquals(or(CollectiveCatalog.COLLECT, "recursive_doubling", "bruck"), AUTO.collect(flat(8), 8).name());
+        assertEquals(or(CollectiveCatalog.COLLECT, "recursive_doubling", "bruck"), AUTO.collect(flat(16), 8).name());
+        assertEquals("linear", AUTO.collect(flat(6), 1L << 30).name());
+    }
+
+    @Test
+    void smallOneHostTeamsPullDirectly() {
+        for (int n : new int[] {3, 5, 8}) {
+            CollectiveSupport s = flat(n);
+            assertEquals("linear", AUTO.broadcast(s, 8).name());
+            assertEquals("linear", AUTO.broadcast(s, 1 << 20).name());
+            assertEquals("linear", AUTO.fcollect(s, 8).name());
+            assertEquals("linear", AUTO.fcollect(s, 1 << 20).name());
+            assertEquals("linear", AUTO.reduce(s, CollectivePolicy.DIRECT_REDUCE_LINEAR_BYTES).name());
+            assertEquals("tree", AUTO.reduce(s, CollectivePolicy.DIRECT_REDUCE_LINEAR_BYTES + 8).name());
+            assertEquals("ring", AUTO.reduce(s, 16 << 10).name());
+        }
+        assertEquals("linear", AUTO.reduce(flat(2), (16 << 10) - 8).name());
+        assertEquals("rabenseifner", AUTO.reduce(flat(2), 16 << 10).name());
     }
 
     @Test
@@ -109,7 +126,7 @@ class CollectivePolicyTest {
     void crossoversAreParameters() {
         CollectivePolicy p = new CollectivePolicy(Parameters.from(Map.of("SHMEM_BCAST_CROSSOVER", "1k",
                 "SHMEM_REDUCE_CROSSOVER", "0", "SHMEM_COLLECT_CROSSOVER", "1m", "SHMEM_ALLTOALL_CROSSOVER", "16")));
-        CollectiveSupport s = flat(8);
+        CollectiveSupport s = flat(16);
         assertEquals(or(CollectiveCatalog.BROADCAST, "binomial"), p.broadcast(s, 1023).name());
         assertEquals(or(CollectiveCatalog.BROADCAST, "scatter_allgather"), p.broadcast(s, 1024).name());
         assertEquals(or(CollectiveCatalog.REDUCE, "rabenseifner", "ring"), p.reduce(s, 8).name());
