@@ -16,8 +16,8 @@ import org.shmem4j.core.param.Params;
  * but the barrier (one exchange with one peer; nothing to gain from a schedule), except
  * rabenseifner for reductions at or above the crossover.</li>
  * <li><b>Small one-host teams</b> ({@code n <= }{@value #DIRECT_TEAM}): direct pulls (linear)
- * for broadcast and collects; reductions linear up to {@value #DIRECT_REDUCE_LINEAR_BYTES} bytes,
- * tree below the crossover, ring above (measurements at the constants).</li>
+ * for broadcast and collects; reductions host-local hierarchical below the crossover, ring at or
+ * above it (measurements at the reduce choice).</li>
  * <li><b>Locality</b>: when the team spans hosts and has on average at least two members per host
  * ({@code n >= 2 * hosts}), barrier, broadcast and reductions are {@code hierarchical}
  * ({@link HierarchicalAlgorithms}): only one leader per host crosses hosts.</li>
@@ -51,18 +51,18 @@ public final class CollectivePolicy {
      */
     static final int DIRECT_TEAM = 8;
 
-    /**
-     * Reductions up to this many bytes on small one-host teams are linear. Measured at 4 PEs on 2
-     * cores (us, linear / tree / recursive_doubling / ring / rabenseifner) for 1, 1024, 65536
-     * longs: 3.4 / 3.5 / 4.2 / 5.9 / 4.8; 24.8 / 13.0 / 20.9 / 13.4 / 12.3; 681 / 424 / 630 / 251 / 405;
-     * at 2 PEs: 0.37 / 0.45 / 0.52 / 2.7 / 0.77; 1.9 / 3.7 / 5.0 / 16.0 / 19.6; 118 / 113 / 163 / 93 / 70.
-     */
-    static final long DIRECT_REDUCE_LINEAR_BYTES = 256;
+    // Reductions on small one-host teams: below the crossover the host-local part of the
+    // hierarchical algorithm (members to the lowest member, which combines and releases them: two
+    // hand-offs, which is what counts when PEs outnumber cores), at or above it ring. Measured at 4
+    // PEs on 2 cores, float sum (us, hierarchical / linear / tree / recursive_doubling / ring /
+    // rabenseifner): 1 element 1.9 / 3.7 / 3.4 / 3.9 / 5.8 / 4.9; 1024: 6.2 / 10.9 / 7.9 / 10.0 /
+    // 9.8 / 8.2; 16384: 82 / 125 / 51 / 110 / 44 / 58; 65536: 321 / 497 / 191 / 421 / 150 / 215.
+    // At 2 PEs (a tiny team) linear is best below the crossover (0.37 us for 1 long) and
+    // rabenseifner above (70-85 us for 65536 longs against ring 86-93, linear 105-118).
 
     static final String LINEAR = "linear", DISSEMINATION = "dissemination", HIERARCHICAL = HierarchicalAlgorithms.NAME,
             BINOMIAL = "binomial", SCATTER_ALLGATHER = "scatter_allgather", RECURSIVE_DOUBLING = "recursive_doubling",
-            RABENSEIFNER = "rabenseifner", RING = "ring", BRUCK = "bruck", PAIRWISE = "pairwise", LOG = "log",
-            TREE = "tree";
+            RABENSEIFNER = "rabenseifner", RING = "ring", BRUCK = "bruck", PAIRWISE = "pairwise", LOG = "log";
 
     /** Every algorithm name the automatic choice may pick, per collective (as the catalogs are named). */
     static final Map<String, List<String>> REFERENCED = Map.of(
@@ -70,7 +70,7 @@ public final class CollectivePolicy {
             "broadcast", List.of(LINEAR, HIERARCHICAL, BINOMIAL, SCATTER_ALLGATHER),
             "collect", List.of(LINEAR, RECURSIVE_DOUBLING, BRUCK, RING),
             "alltoall", List.of(LINEAR, PAIRWISE),
-            "reduce", List.of(LINEAR, HIERARCHICAL, RECURSIVE_DOUBLING, RABENSEIFNER, RING, TREE),
+            "reduce", List.of(LINEAR, HIERARCHICAL, RECURSIVE_DOUBLING, RABENSEIFNER, RING),
             "scan", List.of(LINEAR, LOG));
 
     private final Algorithms.Barrier barrier;
@@ -100,7 +100,6 @@ public final class CollectivePolicy {
             hierReduce = pick(CollectiveCatalog.REDUCE, HIERARCHICAL),
             smallReduce = pick(CollectiveCatalog.REDUCE, RECURSIVE_DOUBLING),
             largeReduce = pick(CollectiveCatalog.REDUCE, RABENSEIFNER),
-            directMediumReduce = pick(CollectiveCatalog.REDUCE, TREE),
             directLargeReduce = pick(CollectiveCatalog.REDUCE, RING);
     private final Algorithms.Scan linearScan = pick(CollectiveCatalog.SCAN, LINEAR),
             logScan = pick(CollectiveCatalog.SCAN, LOG);
@@ -220,8 +219,7 @@ public final class CollectivePolicy {
             return hierReduce;
         }
         if (direct(s)) {
-            return bytes <= DIRECT_REDUCE_LINEAR_BYTES ? linearReduce
-                    : bytes < reduceCrossover ? directMediumReduce : directLargeReduce;
+            return bytes < reduceCrossover ? hierReduce : directLargeReduce;
         }
         return bytes < reduceCrossover ? smallReduce : largeReduce;
     }

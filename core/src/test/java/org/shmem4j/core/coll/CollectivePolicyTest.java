@@ -79,8 +79,8 @@ class CollectivePolicyTest {
             assertEquals("linear", AUTO.broadcast(s, 1 << 20).name());
             assertEquals("linear", AUTO.fcollect(s, 8).name());
             assertEquals("linear", AUTO.fcollect(s, 1 << 20).name());
-            assertEquals("linear", AUTO.reduce(s, CollectivePolicy.DIRECT_REDUCE_LINEAR_BYTES).name());
-            assertEquals("tree", AUTO.reduce(s, CollectivePolicy.DIRECT_REDUCE_LINEAR_BYTES + 8).name());
+            assertEquals("hierarchical", AUTO.reduce(s, 8).name());
+            assertEquals("hierarchical", AUTO.reduce(s, (16 << 10) - 8).name());
             assertEquals("ring", AUTO.reduce(s, 16 << 10).name());
         }
         assertEquals("linear", AUTO.reduce(flat(2), (16 << 10) - 8).name());
