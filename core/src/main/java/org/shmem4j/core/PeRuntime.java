@@ -51,6 +51,8 @@ final class PeRuntime extends ShmemBase {
     private int initCount = 1;
     private long collectiveCalls;
     private volatile boolean closed;
+    /** Set when a peer was found gone mid-collective: no collective can complete any more. */
+    private volatile boolean broken;
 
     PeRuntime(PeSlot slot) {
         this(slot, slot.bootstrap());
@@ -152,6 +154,7 @@ final class PeRuntime extends ShmemBase {
         MemorySegment[] world = routing();
         if (world[pe] != null && (long) LIFECYCLE.getAcquire(world[pe], lifecycleWord) != 0
                 && !satisfied.getAsBoolean()) {
+            broken = true;
             throw new ShmemException("PE " + pe + " entered shmem_finalize while PE " + me + " waits for it in a"
                     + " collective or barrier: the PEs' collective calls are out of order, or PE " + pe + " failed");
         }
@@ -321,6 +324,13 @@ final class PeRuntime extends ShmemBase {
 
     @Override
     public void close() {
+        if (broken) {
+            // A peer left mid-collective; a finalize barrier could only hang. Release this PE's
+            // resources and let the failure that got us here end the job.
+            checkOpen("shmem_finalize");
+            abandon();
+            return;
+        }
         synchronized (this) {
             checkOpen("shmem_finalize");
             if (--initCount > 0) {
