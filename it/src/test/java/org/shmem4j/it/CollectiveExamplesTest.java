@@ -1,10 +1,6 @@
 package org.shmem4j.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
@@ -28,10 +24,6 @@ import org.shmem4j.examples.TeamSyncExample;
  */
 @Timeout(120)
 class CollectiveExamplesTest {
-    /** An example, the PE counts it runs at here, and its stdout lines on {@code n} PEs. */
-    private record Example(Class<?> main, int[] counts, IntFunction<List<String>> lines) {}
-
-    private static final IntFunction<List<String>> SILENT = n -> List.of();
 
     /** Example 34: every PE prints the broadcast values. */
     private static List<String> broadcast(int n) {
@@ -44,33 +36,22 @@ class CollectiveExamplesTest {
         return IntStream.range(0, n).mapToObj(pe -> pe + ": " + all).toList();
     }
 
-    private static final List<Example> EXAMPLES = List.of(
-            new Example(TeamSyncExample.class, new int[] {3, 7}, SILENT),
-            new Example(AlltoallExample.class, new int[] {2, 5}, SILENT),
-            new Example(AlltoallsExample.class, new int[] {3, 4}, SILENT),
-            new Example(BroadcastExample.class, new int[] {2, 5}, CollectiveExamplesTest::broadcast),
-            new Example(CollectExample.class, new int[] {3, 4}, CollectiveExamplesTest::collect),
-            new Example(ReduceExample.class, new int[] {2, 5}, ReduceExample::expectedOutput),
-            new Example(CollectAtExample.class, new int[] {3, 5}, SILENT));
+    private static final List<ExampleJob> EXAMPLES = List.of(
+            new ExampleJob(TeamSyncExample.class, new int[] {3, 7}, ExampleJob.SILENT),
+            new ExampleJob(AlltoallExample.class, new int[] {2, 5}, ExampleJob.SILENT),
+            new ExampleJob(AlltoallsExample.class, new int[] {3, 4}, ExampleJob.SILENT),
+            new ExampleJob(BroadcastExample.class, new int[] {2, 5}, CollectiveExamplesTest::broadcast),
+            new ExampleJob(CollectExample.class, new int[] {3, 4}, CollectiveExamplesTest::collect),
+            new ExampleJob(ReduceExample.class, new int[] {2, 5}, ReduceExample::expectedOutput),
+            new ExampleJob(CollectAtExample.class, new int[] {3, 5}, ExampleJob.SILENT));
 
     static Stream<Arguments> jobs() {
-        return EXAMPLES.stream().flatMap(e -> IntStream.of(e.counts())
-                .mapToObj(n -> Arguments.of(e.main().getSimpleName(), n)));
-    }
-
-    private static List<String> sorted(List<String> lines) {
-        var s = new ArrayList<>(lines);
-        s.sort(null);
-        return s;
+        return ExampleJob.arguments(EXAMPLES);
     }
 
     @ParameterizedTest(name = "{0} on {1} PEs")
     @MethodSource("jobs")
     void exampleSucceedsWithItsOutput(String name, int n) {
-        Example e = EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals(name)).findFirst().orElseThrow();
-        var r = Jobs.run(name + " -n " + n, Jobs.oshrun(n, e.main()));
-        assertEquals(0, r.exit(), r::describe);
-        assertEquals(sorted(e.lines().apply(n)), sorted(r.stdout()), r::describe);
-        assertEquals(List.of(), r.stderr(), r::describe);
+        ExampleJob.check(EXAMPLES, name, n);
     }
 }

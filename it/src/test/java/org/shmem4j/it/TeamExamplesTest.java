@@ -1,10 +1,7 @@
 package org.shmem4j.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
@@ -29,10 +26,6 @@ import org.shmem4j.examples.ThreadCtxExample;
  */
 @Timeout(180)
 class TeamExamplesTest {
-    /** An example, the PE counts it runs at here, and its stdout lines on {@code n} PEs. */
-    private record Example(Class<?> main, int[] counts, IntFunction<List<String>> lines) {}
-
-    private static final IntFunction<List<String>> SILENT = n -> List.of();
 
     /** Example 12's output: the dimensions, then each PE's coordinates. */
     private static List<String> cartesian(int n, int xdim, int ydim, int zdim) {
@@ -43,35 +36,24 @@ class TeamExamplesTest {
         return lines;
     }
 
-    private static final List<Example> EXAMPLES = List.of(
-            new Example(TeamTranslatePeExample.class, new int[] {3, 5}, SILENT),
-            new Example(TeamSplitStridedExample.class, new int[] {1, 5}, SILENT),
-            new Example(TeamSplit2dExample.class, new int[] {4, 8},
+    private static final List<ExampleJob> EXAMPLES = List.of(
+            new ExampleJob(TeamTranslatePeExample.class, new int[] {3, 5}, ExampleJob.SILENT),
+            new ExampleJob(TeamSplitStridedExample.class, new int[] {1, 5}, ExampleJob.SILENT),
+            new ExampleJob(TeamSplit2dExample.class, new int[] {4, 8},
                     n -> n == 4 ? cartesian(4, 2, 2, 1) : cartesian(8, 2, 2, 2)),
-            new Example(TeamCreateCtxExample.class, new int[] {4, 7}, SILENT),
-            new Example(CtxSharedCounterExample.class, new int[] {3, 5}, SILENT),
-            new Example(PipelinedCtxExample.class, new int[] {2, 5}, SILENT),
-            new Example(ThreadCtxExample.class, new int[] {2, 4}, SILENT),
-            new Example(SessionExample.class, new int[] {2, 5}, SILENT));
+            new ExampleJob(TeamCreateCtxExample.class, new int[] {4, 7}, ExampleJob.SILENT),
+            new ExampleJob(CtxSharedCounterExample.class, new int[] {3, 5}, ExampleJob.SILENT),
+            new ExampleJob(PipelinedCtxExample.class, new int[] {2, 5}, ExampleJob.SILENT),
+            new ExampleJob(ThreadCtxExample.class, new int[] {2, 4}, ExampleJob.SILENT),
+            new ExampleJob(SessionExample.class, new int[] {2, 5}, ExampleJob.SILENT));
 
     static Stream<Arguments> jobs() {
-        return EXAMPLES.stream().flatMap(e -> IntStream.of(e.counts())
-                .mapToObj(n -> Arguments.of(e.main().getSimpleName(), n)));
-    }
-
-    private static List<String> sorted(List<String> lines) {
-        var s = new ArrayList<>(lines);
-        s.sort(null);
-        return s;
+        return ExampleJob.arguments(EXAMPLES);
     }
 
     @ParameterizedTest(name = "{0} on {1} PEs")
     @MethodSource("jobs")
     void exampleSucceedsWithItsOutput(String name, int n) {
-        Example e = EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals(name)).findFirst().orElseThrow();
-        var r = Jobs.run(name + " -n " + n, Jobs.oshrun(n, e.main()));
-        assertEquals(0, r.exit(), r::describe);
-        assertEquals(sorted(e.lines().apply(n)), sorted(r.stdout()), r::describe);
-        assertEquals(List.of(), r.stderr(), r::describe);
+        ExampleJob.check(EXAMPLES, name, n);
     }
 }
