@@ -47,7 +47,6 @@ final class PeRuntime extends ShmemBase {
     private final WaitPolicy waitPolicy;
     private final PointToPointSync p2p;
     private final boolean debug;
-    private final Thread initThread = Thread.currentThread();
     private int initCount = 1;
     private long collectiveCalls;
     private volatile boolean closed;
@@ -441,9 +440,5 @@ final class PeRuntime extends ShmemBase {
                         + reference + " but PE " + pe + " made " + theirs);
             }
         }
-    }
-
-    Thread initThread() {
-        return initThread;
     }
 }

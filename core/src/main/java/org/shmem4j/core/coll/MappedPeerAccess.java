@@ -46,9 +46,4 @@ public final class MappedPeerAccess implements PeerAccess {
     public void signal(int peer, long offset, long value) {
         LONG.setRelease(peers[peer], offset, value);
     }
-
-    @Override
-    public long read(int peer, long offset) {
-        return (long) LONG.getAcquire(peers[peer], offset);
-    }
 }

@@ -27,7 +27,4 @@ public interface PeerAccess {
 
     /** Writes a flag word on {@code peer}, ordered after every earlier put of this PE (a release store). */
     void signal(int peer, long offset, long value);
-
-    /** Reads a flag word of {@code peer} with acquire semantics. */
-    long read(int peer, long offset);
 }

@@ -57,11 +57,6 @@ public final class SymmetricHeap {
         return local.asSlice(offset, bytes);
     }
 
-    /** Size of the user heap in bytes ({@code SHMEM_SYMMETRIC_SIZE}). */
-    public long userCapacity() {
-        return local.byteSize() - userBase;
-    }
-
     public boolean isClosed() {
         return closed;
     }
@@ -174,26 +169,6 @@ public final class SymmetricHeap {
             }
             local.asSlice(off, bytes).fill((byte) 0);
             return off;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Returns a reserved block to the internal allocator. */
-    public void freeReserved(long offset) {
-        lock.lock();
-        try {
-            reserved.free(offset);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Allocation statistics of the user heap. */
-    public SymmetricAllocator.Stats stats() {
-        lock.lock();
-        try {
-            return user.stats();
         } finally {
             lock.unlock();
         }

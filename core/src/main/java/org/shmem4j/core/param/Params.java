@@ -64,7 +64,6 @@ public final class Params {
             Parameter.intRange("SHMEM_BOOTSTRAP_TIMEOUT_S", 60, 1, 86_400,
                     "Seconds to wait for all PEs at start-up");
 
-    /** Every parameter, spec ones first, in the order {@code SHMEM_INFO} lists them. */
     /** {@code SHMEM_TEAMS_MAX}: how many teams (predefined ones included) may exist at once. */
     public static final Parameter<Integer> TEAMS_MAX =
             Parameter.intRange("SHMEM_TEAMS_MAX", 256, 8, 65_536,
@@ -128,6 +127,7 @@ public final class Params {
         return Parameter.choice(name, "auto", choices, "Algorithm of " + what + ": " + String.join(", ", choices));
     }
 
+    /** Every parameter, spec ones first, in the order {@code SHMEM_INFO} lists them. */
     public static final List<Parameter<?>> ALL = List.of(
             VERSION, INFO, DEBUG, SYMMETRIC_SIZE,
             SHM_DIR, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,

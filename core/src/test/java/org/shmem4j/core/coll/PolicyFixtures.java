@@ -42,10 +42,6 @@ final class PolicyFixtures {
                 throw new UnsupportedOperationException();
             }
 
-            @Override
-            public long read(int peer, long offset) {
-                throw new UnsupportedOperationException();
-            }
         };
         return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 0, 0, 0),
                 new WaitPolicy(1, 1, 1000, () -> {
