@@ -152,6 +152,9 @@ public final class CollectiveSupport {
 
     /** Waits until this PE's flag line {@code flag} holds at least {@code value}. */
     public void await(long flag, long value) {
+        if (sync.load(flag, 8) >= value) {
+            return; // the common case: no waiter, no liveness probe to build
+        }
         int member = (int) ((flag < slot.ackFlags() ? flag - slot.senderFlags() : flag - slot.ackFlags()) / LINE);
         sync.waitUntil(flag, 8, org.shmem4j.Cmp.GE, value,
                 () -> liveness.check(member, () -> sync.load(flag, 8) >= value));
