@@ -13,17 +13,12 @@ import org.shmem4j.Team;
 final class CreatedContext extends RmaContext {
     private final PeRuntime runtime;
     private final TeamImpl team;
-    private final long options;
+    private volatile boolean retiredWithTeam;
 
     CreatedContext(PeRuntime runtime, TeamImpl team, long options) {
         super(team.peers(), (options & CTX_PRIVATE) != 0 ? Thread.currentThread() : null);
         this.runtime = runtime;
         this.team = team;
-        this.options = options;
-    }
-
-    boolean isPrivate() {
-        return (options & CTX_PRIVATE) != 0;
     }
 
     @Override
@@ -39,8 +34,17 @@ final class CreatedContext extends RmaContext {
 
     @Override
     public void close() {
+        if (retiredWithTeam) {
+            return; // already destroyed with its team
+        }
         checkUsable("shmem_ctx_destroy");
-        retire();
+        retire("the context was destroyed");
         team.forget(this);
+    }
+
+    /** Destroys this context because its team is being destroyed (from any thread). */
+    void retireWithTeam() {
+        retiredWithTeam = true;
+        retire("the context's team was destroyed (shmem_team_destroy destroys its contexts)");
     }
 }

@@ -6,12 +6,24 @@ import org.shmem4j.SymmetricObject;
 import org.shmem4j.Team;
 import org.shmem4j.TeamConfig;
 
-/** {@code SHMEM_TEAM_INVALID}, carrying the reason the calling PE got it. */
+/**
+ * {@code SHMEM_TEAM_INVALID}: one instance, so that {@code team == Team.INVALID} works as the
+ * spec's equality comparison does. Why a thread last got it (a failed split, a PE outside the new
+ * team, not a host leader) is kept per thread, like C's nonzero return code, for
+ * {@link #invalidReason()}.
+ */
 final class InvalidTeam implements Team {
-    private final String reason;
+    static final InvalidTeam INSTANCE = new InvalidTeam();
+    private static final String NO_REASON = "SHMEM_TEAM_INVALID";
+    private static final ThreadLocal<String> LAST_REASON = ThreadLocal.withInitial(() -> NO_REASON);
 
-    InvalidTeam(String reason) {
-        this.reason = reason;
+    private InvalidTeam() {
+    }
+
+    /** {@link #INSTANCE}, recording {@code reason} as the calling thread's last reason. */
+    static Team because(String reason) {
+        LAST_REASON.set(reason);
+        return INSTANCE;
     }
 
     @Override
@@ -19,9 +31,10 @@ final class InvalidTeam implements Team {
         return false;
     }
 
+    /** Why the calling thread last got {@code SHMEM_TEAM_INVALID} from the library. */
     @Override
     public String invalidReason() {
-        return reason;
+        return LAST_REASON.get();
     }
 
     @Override
@@ -46,18 +59,22 @@ final class InvalidTeam implements Team {
 
     @Override
     public Team splitStrided(int start, int stride, int size, TeamConfig config, long configMask) {
-        return new InvalidTeam("shmem_team_split_strided: the parent team is invalid (" + reason + ")");
+        return because("shmem_team_split_strided: the parent team is SHMEM_TEAM_INVALID");
     }
 
     @Override
     public Split2d split2d(int xrange, TeamConfig xConfig, long xMask, TeamConfig yConfig, long yMask) {
-        Team invalid = new InvalidTeam("shmem_team_split_2d: the parent team is invalid (" + reason + ")");
-        return new Split2d(invalid, invalid);
+        return new Split2d(because("shmem_team_split_2d: the parent team is SHMEM_TEAM_INVALID"), INSTANCE);
     }
 
     @Override
     public Context createCtx(long options) {
         throw unusable("shmem_team_create_ctx");
+    }
+
+    @Override
+    public java.util.Optional<Context> tryCreateCtx(long options) {
+        return java.util.Optional.empty();
     }
 
     @Override
@@ -81,11 +98,13 @@ final class InvalidTeam implements Team {
     }
 
     private IllegalStateException unusable(String routine) {
-        return new IllegalStateException(routine + ": the team is invalid (" + reason + ")");
+        String reason = LAST_REASON.get();
+        return new IllegalStateException(routine + ": the team is SHMEM_TEAM_INVALID"
+                + (reason == NO_REASON ? "" : " (this thread last got it because " + reason + ")"));
     }
 
     @Override
     public String toString() {
-        return "Team[invalid: " + reason + "]";
+        return "Team[SHMEM_TEAM_INVALID]";
     }
 }

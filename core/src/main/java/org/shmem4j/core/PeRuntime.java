@@ -39,10 +39,13 @@ final class PeRuntime extends ShmemBase {
     private final TeamImpl world;
     private final Team shared;
     private final Team host;
+    /** The leaders team, or null on a PE that does not lead its host. */
     private final Team leaders;
+    private final String notLeader;
     private final int[] hostIndexOfWorld;
     private final CollectivePolicy collectivePolicy;
-    private final long lifecycleWord;
+    /** npes bytes: byte i is set (by PE i, in this PE's region) when PE i enters its last finalize. */
+    private final long finalizeArrivals;
     private final java.util.Set<TeamImpl> teams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WaitPolicy waitPolicy;
     private final PointToPointSync p2p;
@@ -96,7 +99,7 @@ final class PeRuntime extends ShmemBase {
             yields = "default".equals(params.source(Params.WAIT_YIELDS)) ? 20_000 : yields;
         }
         this.waitPolicy = new WaitPolicy(spins, yields, params.get(Params.WAIT_PARK_MAX_US) * 1000L, bootstrap::checkAlive);
-        this.p2p = new PointToPointSync(peers[me], waitPolicy);
+        this.p2p = new PointToPointSync(peers[me], waitPolicy, this::checkWaitCanEnd);
         this.heap = new SymmetricHeap(peers[me], reserved, new SymmetricHeap.HeapSync() {
             @Override
             public void barrier() {
@@ -108,7 +111,7 @@ final class PeRuntime extends ShmemBase {
                 agreeOnCollective(call);
             }
         });
-        this.lifecycleWord = heap.allocateReserved("the finalize marker", 64);
+        this.finalizeArrivals = heap.allocateReserved("finalize arrivals", npes);
         this.hostIndexOfWorld = hostIndices(hostIds);
         this.collectivePolicy = new CollectivePolicy(params);
         this.teamPool = new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH));
@@ -119,8 +122,9 @@ final class PeRuntime extends ShmemBase {
         this.world = predefined(all, TeamPool.WORLD);
         this.shared = predefined(sameHost, TeamPool.SHARED);
         this.host = predefined(sameHost, TeamPool.HOST);
-        this.leaders = Arrays.binarySearch(hostLeaders, me) >= 0 ? predefined(hostLeaders, TeamPool.LEADERS)
-                : new InvalidTeam("this PE is not the leader of its host (PE " + sameHost[0] + " is)");
+        boolean leads = Arrays.binarySearch(hostLeaders, me) >= 0;
+        this.leaders = leads ? predefined(hostLeaders, TeamPool.LEADERS) : null;
+        this.notLeader = "PE " + me + " is not the leader of its host (PE " + sameHost[0] + " is)";
         // Everyone's reserved words are zeroed before anyone may signal them.
         bootstrap.barrier();
     }
@@ -139,23 +143,73 @@ final class PeRuntime extends ShmemBase {
         return out;
     }
 
-    private static final java.lang.invoke.VarHandle LIFECYCLE = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
+    private static final java.lang.invoke.VarHandle ARRIVAL = java.lang.foreign.ValueLayout.JAVA_BYTE.varHandle();
+
+    /** True once world PE {@code pe} has entered its last finalize (it told this PE so). */
+    private boolean finalizing(int pe) {
+        return (byte) ARRIVAL.getAcquire(localRegion(), finalizeArrivals + pe) != 0;
+    }
 
     /**
      * Throws if world PE {@code pe} has entered its last finalize while this PE has not and the
      * awaited condition still does not hold: a wait on that PE outside finalize can never end (the
      * collective calls are out of order, or the PE failed and its try-with-resources is finalizing).
+     * A PE announces its finalize after its last signal, so reading the condition after the
+     * announcement cannot miss a signal sent before it.
      */
     void checkNotFinalizing(int pe, java.util.function.BooleanSupplier satisfied) {
-        if ((long) LIFECYCLE.getAcquire(localRegion(), lifecycleWord) != 0) {
-            return;
-        }
-        MemorySegment[] world = routing();
-        if (world[pe] != null && (long) LIFECYCLE.getAcquire(world[pe], lifecycleWord) != 0
-                && !satisfied.getAsBoolean()) {
+        if (!finalizing(me) && finalizing(pe) && !satisfied.getAsBoolean()) {
             broken = true;
             throw new ShmemException("PE " + pe + " entered shmem_finalize while PE " + me + " waits for it in a"
                     + " collective or barrier: the PEs' collective calls are out of order, or PE " + pe + " failed");
+        }
+    }
+
+    /**
+     * For point-to-point waits on this PE's own words: throws when every other PE has entered its
+     * last finalize and the condition still does not hold, because no PE can change this PE's
+     * symmetric memory any more (what a peer put before finalizing has arrived: finalize completes
+     * its operations before announcing itself). Only this PE's own other threads could still end
+     * such a wait; a program that relies on that after all its peers finalized gets this error.
+     */
+    void checkWaitCanEnd(String routine, java.util.function.BooleanSupplier satisfied) {
+        if (npes == 1 || finalizing(me)) {
+            return;
+        }
+        for (int pe = 0; pe < npes; pe++) {
+            if (pe != me && !finalizing(pe)) {
+                return;
+            }
+        }
+        if (!satisfied.getAsBoolean()) {
+            throw new ShmemException(routine + ": PE " + me + " waits for a condition no PE can satisfy any more:"
+                    + " every other PE has entered shmem_finalize (did one of them fail?)");
+        }
+    }
+
+    /**
+     * The finalize rendezvous. It uses words no other synchronization uses, so a finalizing PE can
+     * never pair with a peer's barrier or collective (that peer sees the announcement and fails
+     * instead), and it is push-only: after announcing, a PE reads only its own region, so a PE
+     * that leaves early is never read by one still waiting.
+     */
+    private void announceFinalize() {
+        quiet(); // what this PE put before finalizing arrives before its announcement
+        MemorySegment[] world = routing();
+        ARRIVAL.setRelease(world[me], finalizeArrivals + me, (byte) 1);
+        for (int pe = 0; pe < npes; pe++) {
+            if (pe != me && world[pe] != null) {
+                ARRIVAL.setRelease(world[pe], finalizeArrivals + me, (byte) 1);
+            }
+        }
+    }
+
+    private void awaitFinalizeAnnouncements() {
+        WaitPolicy.Waiter w = waitPolicy.start();
+        for (int pe = 0; pe < npes; pe++) {
+            while (!finalizing(pe)) {
+                w.pause();
+            }
         }
     }
 
@@ -285,7 +339,7 @@ final class PeRuntime extends ShmemBase {
     @Override
     public Team teamLeaders() {
         checkOpen("team_leaders");
-        return leaders;
+        return leaders != null ? leaders : InvalidTeam.because(notLeader);
     }
 
     @Override
@@ -324,8 +378,9 @@ final class PeRuntime extends ShmemBase {
     @Override
     public void close() {
         if (broken) {
-            // A peer left mid-collective; a finalize barrier could only hang. Release this PE's
-            // resources and let the failure that got us here end the job.
+            // A peer entered finalize while this PE waited for it in a collective: the collective
+            // state is inconsistent. Release locally (announcing, so finalizing peers finish) and
+            // let the failure that got us here end the job.
             checkOpen("shmem_finalize");
             abandon();
             return;
@@ -337,22 +392,25 @@ final class PeRuntime extends ShmemBase {
                 return;
             }
         }
-        // Peers parked waiting for this PE in something else than finalize see the marker and fail
-        // instead of waiting forever (a PE that throws inside try-with-resources lands here).
-        LIFECYCLE.setRelease(localRegion(), lifecycleWord, 1L);
-        barrierAll();
-        closed = true;
-        teams.forEach(TeamImpl::invalidate);
-        heap.close();
-        synchronized (slot) {
-            slot.set(null);
-        }
-        shm.close();
+        // No resource is released before every PE has entered finalize (spec 9.1.4).
+        announceFinalize();
+        awaitFinalizeAnnouncements();
+        release();
         bootstrap.finalized();
     }
 
-    /** Local teardown without the collective barrier: the PE is gone (failed or returned early). */
+    /**
+     * Local teardown without waiting for the peers: the PE is gone (failed or returned early). It
+     * still announces itself, so peers finalizing (e.g. the one whose failure got us here) finish.
+     */
     void abandon() {
+        if (!closed) {
+            announceFinalize();
+            release();
+        }
+    }
+
+    private void release() {
         closed = true;
         teams.forEach(TeamImpl::invalidate);
         heap.close();

@@ -1,7 +1,9 @@
 package org.shmem4j.core;
 
 import java.util.Map;
+import org.shmem4j.Context;
 import org.shmem4j.Shmem;
+import org.shmem4j.Team;
 import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.SingletonBootstrap;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
@@ -65,6 +67,16 @@ public final class Runtimes {
         if (runtime != null) {
             runtime.abandon();
         }
+    }
+
+    /** {@code SHMEM_TEAM_INVALID} (for {@code Team.INVALID}). */
+    public static Team invalidTeam() {
+        return InvalidTeam.INSTANCE;
+    }
+
+    /** {@code SHMEM_CTX_INVALID} (for {@code Context.INVALID}). */
+    public static Context invalidContext() {
+        return InvalidContext.INSTANCE;
     }
 
     /** shmem_query_initialized. */

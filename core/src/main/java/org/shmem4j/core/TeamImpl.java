@@ -188,6 +188,12 @@ final class TeamImpl implements Team {
         return ctx;
     }
 
+    @Override
+    public java.util.Optional<Context> tryCreateCtx(long options) {
+        // Nothing is scarce on load/store paths: only a destroyed team makes creation fail.
+        return destroyed ? java.util.Optional.empty() : java.util.Optional.of(createCtx(options));
+    }
+
     void forget(CreatedContext ctx) {
         synchronized (contexts) {
             contexts.remove(ctx);
@@ -284,7 +290,7 @@ final class TeamImpl implements Team {
         Team[] result = new Team[Math.max(1, newTeams.size())];
         for (int t = 0; t < result.length; t++) {
             if (failure != null) {
-                result[t] = new InvalidTeam(routine + ": " + failure);
+                result[t] = InvalidTeam.because(routine + ": " + failure);
                 continue;
             }
             int[] chosen = newTeams.get(t);
@@ -295,7 +301,7 @@ final class TeamImpl implements Team {
                 }
             }
             if (mine < 0) {
-                result[t] = new InvalidTeam(routine + ": this PE is not a member of the new team");
+                result[t] = InvalidTeam.because(routine + ": this PE is not a member of the new team");
                 continue;
             }
             int[] world = new int[chosen.length];
@@ -353,10 +359,11 @@ final class TeamImpl implements Team {
         synchronized (contexts) {
             open = List.copyOf(contexts);
         }
+        // Shareable contexts are destroyed with the team (spec 9.4.x); destroying one with
+        // private contexts left is undefined, and the cheap defined answer is to retire those
+        // too, so a later use fails naming the cause instead of reaching the team's members.
         for (CreatedContext ctx : open) {
-            if (!ctx.isPrivate()) {
-                ctx.close();
-            }
+            ctx.retireWithTeam();
         }
         quietAndSync("shmem_team_destroy");
         destroyed = true;

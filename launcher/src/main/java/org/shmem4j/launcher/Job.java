@@ -66,7 +66,6 @@ final class Job {
     // Guarded by this.
     private boolean ending;
     private int connectedEver;
-    private int badExitAfterFinalize; // first non-zero status of a PE that had finalized
     private boolean bootstrapTimerPending;
     private long gatherSeq = -1;
     private byte[][] gatherBlobs;
@@ -273,10 +272,11 @@ final class Job {
                 return;
             }
             if (status != 0) {
-                log.println("oshrun: " + pe.who() + " " + describeExit(status) + " after finalizing");
-                if (badExitAfterFinalize == 0) {
-                    badExitAfterFinalize = status;
-                }
+                // As mpirun does: a PE's failure ends the job even after it finalized. Its peers
+                // may still be running, or waiting for something it will never do (a PE whose
+                // exception unwound through try-with-resources finalized on its way out).
+                end(status, "oshrun: " + pe.who() + " " + describeExit(status) + " after finalizing; ending the job", -1);
+                return;
             }
             checkStuckGather();
         }
@@ -287,7 +287,7 @@ final class Job {
         }
         if (!ending) {
             ending = true;
-            outcome.complete(badExitAfterFinalize);
+            outcome.complete(0);
         }
     }
 

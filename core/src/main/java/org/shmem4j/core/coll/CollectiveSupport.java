@@ -62,7 +62,8 @@ public final class CollectiveSupport {
         this.peers = peers;
         this.slot = slot;
         this.waitPolicy = waitPolicy;
-        this.sync = new PointToPointSync(peers.local(), waitPolicy);
+        // Collective waits ask `liveness` about the member they wait for instead (see await).
+        this.sync = new PointToPointSync(peers.local(), waitPolicy, (routine, satisfied) -> { });
         this.hostOfMember = hostOfMember;
     }
 
@@ -156,8 +157,10 @@ public final class CollectiveSupport {
             return; // the common case: no waiter, no liveness probe to build
         }
         int member = (int) ((flag < slot.ackFlags() ? flag - slot.senderFlags() : flag - slot.ackFlags()) / LINE);
-        sync.waitUntil(flag, 8, org.shmem4j.Cmp.GE, value,
-                () -> liveness.check(member, () -> sync.load(flag, 8) >= value));
+        WaitPolicy.Waiter w = waitPolicy.start(() -> liveness.check(member, () -> sync.load(flag, 8) >= value));
+        while (sync.load(flag, 8) < value) {
+            w.pause();
+        }
     }
 
     /**

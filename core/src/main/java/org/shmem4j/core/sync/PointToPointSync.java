@@ -3,6 +3,7 @@ package org.shmem4j.core.sync;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntToLongFunction;
 import org.shmem4j.Cmp;
 
@@ -18,10 +19,25 @@ public final class PointToPointSync {
 
     private final MemorySegment local;
     private final WaitPolicy policy;
+    private final OrphanedWait orphaned;
 
-    public PointToPointSync(MemorySegment local, WaitPolicy policy) {
+    /**
+     * Asked by a parked wait: throws (naming {@code routine}) when no PE can change this PE's
+     * words any more and the awaited condition, read after finding that out, still fails.
+     */
+    @FunctionalInterface
+    public interface OrphanedWait {
+        void check(String routine, BooleanSupplier satisfied);
+    }
+
+    public PointToPointSync(MemorySegment local, WaitPolicy policy, OrphanedWait orphaned) {
         this.local = local;
         this.policy = policy;
+        this.orphaned = orphaned;
+    }
+
+    private WaitPolicy.Waiter waiter(String routine, BooleanSupplier satisfied) {
+        return policy.start(() -> orphaned.check(routine, satisfied));
     }
 
     /** The element at region offset {@code offset}, of {@code bytes} (4 or 8), widened to a long. */
@@ -30,22 +46,10 @@ public final class PointToPointSync {
     }
 
     /** Waits until the element at {@code offset} satisfies {@code cmp value}; returns the satisfying value. */
-    public long waitUntil(long offset, int bytes, Cmp cmp, long value) {
+    public long waitUntil(String routine, long offset, int bytes, Cmp cmp, long value) {
         long v = load(offset, bytes);
         if (!cmp.test(v, value)) {
-            WaitPolicy.Waiter w = policy.start();
-            while (!cmp.test(v = load(offset, bytes), value)) {
-                w.pause();
-            }
-        }
-        return v;
-    }
-
-    /** As {@link #waitUntil(long, int, Cmp, long)}, running {@code check} whenever the wait parks. */
-    public long waitUntil(long offset, int bytes, Cmp cmp, long value, Runnable check) {
-        long v = load(offset, bytes);
-        if (!cmp.test(v, value)) {
-            WaitPolicy.Waiter w = policy.start(check);
+            WaitPolicy.Waiter w = waiter(routine, () -> cmp.test(load(offset, bytes), value));
             while (!cmp.test(v = load(offset, bytes), value)) {
                 w.pause();
             }
@@ -117,22 +121,22 @@ public final class PointToPointSync {
         return found;
     }
 
-    public void waitAll(Group g, Cmp cmp, IntToLongFunction value) {
+    public void waitAll(String routine, Group g, Cmp cmp, IntToLongFunction value) {
         if (!testAll(g, cmp, value)) {
-            WaitPolicy.Waiter w = policy.start();
+            WaitPolicy.Waiter w = waiter(routine, () -> testAll(g, cmp, value));
             while (!testAll(g, cmp, value)) {
                 w.pause();
             }
         }
     }
 
-    public long waitAny(Group g, Cmp cmp, IntToLongFunction value) {
+    public long waitAny(String routine, Group g, Cmp cmp, IntToLongFunction value) {
         if (g.allExcluded()) {
             return -1;
         }
         long found = testAny(g, cmp, value);
         if (found < 0) {
-            WaitPolicy.Waiter w = policy.start();
+            WaitPolicy.Waiter w = waiter(routine, () -> testAny(g, cmp, value) >= 0);
             while ((found = testAny(g, cmp, value)) < 0) {
                 w.pause();
             }
@@ -140,13 +144,13 @@ public final class PointToPointSync {
         return found;
     }
 
-    public int waitSome(Group g, int[] indices, Cmp cmp, IntToLongFunction value) {
+    public int waitSome(String routine, Group g, int[] indices, Cmp cmp, IntToLongFunction value) {
         if (g.allExcluded()) {
             return 0;
         }
         int found = testSome(g, indices, cmp, value);
         if (found == 0) {
-            WaitPolicy.Waiter w = policy.start();
+            WaitPolicy.Waiter w = waiter(routine, () -> testSome(g, new int[g.n()], cmp, value) > 0);
             while ((found = testSome(g, indices, cmp, value)) == 0) {
                 w.pause();
             }

@@ -1,0 +1,36 @@
+package org.shmem4j.it;
+
+import java.lang.foreign.ValueLayout;
+import org.shmem4j.Cmp;
+import org.shmem4j.Shmem;
+import org.shmem4j.SymmetricLongArray;
+
+/**
+ * The idiomatic error path of issue 9: PE {@code n-1} throws inside try-with-resources before its
+ * second {@code barrierAll} (or before setting the flag PE 0 waits for, with {@code args[0] = wait}),
+ * while the other PEs call {@code barrierAll} twice (or PE 0 waits). Its {@code close()} finalizes
+ * on the way out; the job must still end, with status 1.
+ */
+public final class ThrowInsideTryWithResources {
+    private ThrowInsideTryWithResources() {}
+
+    public static void main(String[] args) {
+        boolean pointToPoint = args.length > 0 && args[0].equals("wait");
+        try (Shmem shmem = Shmem.init()) {
+            SymmetricLongArray flag = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+            shmem.barrierAll();
+            int me = shmem.myPe();
+            if (me == shmem.nPes() - 1) {
+                throw new IllegalStateException("deliberate failure on PE " + me + " inside try-with-resources");
+            }
+            if (!pointToPoint) {
+                shmem.barrierAll();
+            } else if (me == 0) {
+                shmem.waitUntil(flag, 0, Cmp.NE, 0);
+            } else {
+                return; // nothing to wait for
+            }
+            System.out.println("PE " + me + " passed the step the failed PE never reached");
+        }
+    }
+}
