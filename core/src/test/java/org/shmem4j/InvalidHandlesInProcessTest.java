@@ -155,4 +155,21 @@ class InvalidHandlesInProcessTest {
             }
         });
     }
+
+    /** Contexts do not outlive the library either: after the last finalize they say so. */
+    @Test
+    void contextsAreDestroyedByTheLastFinalize() {
+        InProcessTestSupport.run(2, () -> {
+            Shmem shmem = Shmem.init();
+            Team dup = shmem.teamWorld().splitStrided(0, 1, shmem.nPes(), null, 0);
+            Context shared = shmem.ctxCreate(0);
+            Context teamPrivate = dup.createCtx(Context.CTX_PRIVATE);
+            shmem.close();
+            for (Context c : new Context[] {shared, teamPrivate}) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, c::quiet);
+                assertTrue(e.getMessage().contains("shmem_quiet") && e.getMessage().contains("finalized"), e::getMessage);
+                c.close();
+            }
+        });
+    }
 }

@@ -13,7 +13,8 @@ import org.shmem4j.Team;
 final class CreatedContext extends RmaContext {
     private final PeRuntime runtime;
     private final TeamImpl team;
-    private volatile boolean retiredWithTeam;
+    /** Set when the team or finalize destroyed this context (not its own close). */
+    private volatile boolean retiredForOwner;
 
     CreatedContext(PeRuntime runtime, TeamImpl team, long options) {
         super(team.peers(), (options & CTX_PRIVATE) != 0 ? Thread.currentThread() : null);
@@ -34,17 +35,20 @@ final class CreatedContext extends RmaContext {
 
     @Override
     public void close() {
-        if (retiredWithTeam) {
-            return; // already destroyed with its team
+        if (retiredForOwner) {
+            return; // already destroyed with its team, or by finalize
         }
         checkUsable("shmem_ctx_destroy");
         retire("the context was destroyed");
         team.forget(this);
     }
 
-    /** Destroys this context because its team is being destroyed (from any thread). */
-    void retireWithTeam() {
-        retiredWithTeam = true;
-        retire("the context's team was destroyed (shmem_team_destroy destroys its contexts)");
+    /**
+     * Destroys this context on behalf of its team (being destroyed) or of finalize, from any
+     * thread: later uses fail saying {@code why}, and {@code close()} does nothing.
+     */
+    void retireForOwner(String why) {
+        retiredForOwner = true;
+        retire(why);
     }
 }

@@ -363,7 +363,7 @@ final class TeamImpl implements Team {
         // private contexts left is undefined, and the cheap defined answer is to retire those
         // too, so a later use fails naming the cause instead of reaching the team's members.
         for (CreatedContext ctx : open) {
-            ctx.retireWithTeam();
+            ctx.retireForOwner("the context's team was destroyed (shmem_team_destroy destroys its contexts)");
         }
         quietAndSync("shmem_team_destroy");
         destroyed = true;
@@ -372,9 +372,13 @@ final class TeamImpl implements Team {
         runtime.unregister(this);
     }
 
-    /** Marks the team unusable without communication (the library is being finalized). */
+    /** Marks the team and its contexts unusable without communication (the library is being finalized). */
     void invalidate() {
         destroyed = true;
+        synchronized (contexts) {
+            contexts.forEach(ctx -> ctx.retireForOwner("the library was finalized (shmem_finalize destroys every context)"));
+            contexts.clear();
+        }
         collectives.support().close();
     }
 
