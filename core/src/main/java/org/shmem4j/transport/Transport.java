@@ -3,23 +3,37 @@ package org.shmem4j.transport;
 import java.lang.foreign.MemorySegment;
 
 /**
- * A way to reach other PEs' symmetric regions. The runtime asks every transport at start-up which
- * PEs it reaches and keeps a per-PE routing table, so the hot path is one array lookup, never a
- * search. The shared-memory transport reaches the PEs of this host by mapping their regions; a
- * network transport (UCX through FFM, later) will reach the others through messages progressed by
- * an agent on the target, and will extend this interface with put/get/atomic/quiet operations.
+ * A kind of path to other PEs' symmetric regions: shared memory for the PEs of this node, a
+ * network engine for the others. Opened collectively at start-up; the runtime then asks each
+ * transport which PEs it reaches and keeps a per-PE route table, so the choice of path is one
+ * array lookup, never a search. A context gets one {@link Channel} from each transport, and
+ * everything above (RMA, AMOs, signals, barriers, collectives, finalize) goes through channels
+ * or, for mapped peers, directly through {@link #mapping(int)}.
  */
 public interface Transport extends AutoCloseable {
-    /** Short name for diagnostics ("shm"). */
+    /** Short name for diagnostics ("shm", "ucx"). */
     String name();
+
+    /** True if this transport carries operations to world PE {@code pe}. */
+    boolean reaches(int pe);
 
     /**
      * A load/store view of PE {@code pe}'s whole symmetric region (offset 0 is the region's start,
-     * the same offset on every PE), or null when this transport does not map that PE.
+     * the same offset on every PE), or null when {@code pe} is reached by messages only.
      */
     MemorySegment mapping(int pe);
 
-    /** Unmaps and releases everything; no segment returned by {@link #mapping} may be used after. */
+    /**
+     * True if this transport's atomics on a word are atomic with respect to CPU atomics done on the
+     * same word by the PEs of the word's node (shared memory; UCX's software-emulated atomics).
+     * NIC atomics are not: a job that uses them must send every AMO through the network.
+     */
+    boolean atomicsCoherentWithCpu();
+
+    /** A new channel for one context, usable as {@code mode} says. */
+    Channel openChannel(ChannelMode mode);
+
+    /** Unmaps and releases everything; no segment or channel of this transport may be used after. */
     @Override
     void close();
 }

@@ -14,6 +14,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.HexFormat;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.ChannelMode;
 import org.shmem4j.transport.Transport;
 
 /**
@@ -136,6 +138,22 @@ public final class ShmTransport implements Transport {
     @Override
     public MemorySegment mapping(int pe) {
         return mappings[pe];
+    }
+
+    @Override
+    public boolean reaches(int pe) {
+        return mappings[pe] != null;
+    }
+
+    @Override
+    public boolean atomicsCoherentWithCpu() {
+        return true;
+    }
+
+    /** One channel would serve every context (operations complete as issued); a fresh one is as cheap. */
+    @Override
+    public Channel openChannel(ChannelMode mode) {
+        return new MappedChannel(mappings);
     }
 
     @Override

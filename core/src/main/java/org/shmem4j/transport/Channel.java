@@ -1,0 +1,66 @@
+package org.shmem4j.transport;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One communication context's path to the peers a {@link Transport} reaches: the operations of
+ * spec 9.6-9.8 and 9.12 in transport terms. PE numbers are world ranks; {@code offset}s are offsets
+ * in the peer's symmetric region (the same object is at the same offset on every PE); local buffers
+ * are segments, native or on the Java heap.
+ *
+ * <h2>Completion (the contract every implementation keeps)</h2>
+ * <ul>
+ * <li>{@link #put} returns when {@code src} may be reused (local completion); the data is delivered
+ *     by the next {@link #quiet()} and ordered before later deliveries to the same PE by
+ *     {@link #fence()}.</li>
+ * <li>{@link #putNbi} may return before {@code src} is read: a native {@code src} must stay
+ *     unchanged until the next {@code quiet}; a heap {@code src} is copied before returning (the GC
+ *     moves arrays, so they can never be the buffer of an asynchronous operation).</li>
+ * <li>{@link #get} and the fetching atomics return with the value. {@link #getNbi} and
+ *     {@link #fetchingAtomicNbi} deliver into their destination by the next {@code quiet}, also when
+ *     it is on the Java heap (staged through native memory and copied at quiet).</li>
+ * <li>{@link #atomic} (non-fetching) is delivered by the next {@code quiet}.</li>
+ * <li>{@link #putSignal}: no PE sees the signal before the data (whatever the signal's value).</li>
+ * <li>{@link #quiet()} completes everything this channel issued, to every PE; {@link #quiet(int)}
+ *     only what it issued to one PE (pe_quiet may complete more, never less).</li>
+ * </ul>
+ * A channel is used by one thread at a time unless it was opened {@link ChannelMode#SHARED}.
+ * Failures (a peer gone, a transport error) throw {@code ShmemException} naming the PE.
+ */
+public interface Channel extends AutoCloseable {
+    void put(int pe, long offset, MemorySegment src);
+
+    void putNbi(int pe, long offset, MemorySegment src);
+
+    void get(MemorySegment dst, int pe, long offset);
+
+    void getNbi(MemorySegment dst, int pe, long offset);
+
+    /** Returns the word's previous value, sign-extended for 4-byte words. */
+    long fetchingAtomic(AtomicOp op, int bytes, int pe, long offset, long operand, long compare);
+
+    /** The previous value is stored into {@code result} (4 or 8 bytes at its offset 0) by the next quiet. */
+    void fetchingAtomicNbi(MemorySegment result, AtomicOp op, int bytes, int pe, long offset, long operand, long compare);
+
+    void atomic(AtomicOp op, int bytes, int pe, long offset, long operand);
+
+    /**
+     * Puts {@code src}, then updates the 8-byte signal word at {@code signalOffset} on the same PE:
+     * set to {@code signal}, or atomically add it. Completes as {@link #put} ({@code nbi}: as
+     * {@link #putNbi}).
+     */
+    void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add, boolean nbi);
+
+    void fence();
+
+    void quiet();
+
+    void quiet(int pe);
+
+    /** Advances outstanding operations without waiting (called from every wait loop). */
+    void progress();
+
+    /** Completes what is outstanding and releases the channel. */
+    @Override
+    void close();
+}

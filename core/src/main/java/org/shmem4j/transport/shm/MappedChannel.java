@@ -1,0 +1,132 @@
+package org.shmem4j.transport.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import org.shmem4j.ShmemException;
+import org.shmem4j.transport.AtomicOp;
+import org.shmem4j.transport.Channel;
+
+/**
+ * A {@link Channel} over mapped regions: every operation is a copy or a CPU atomic done by the
+ * calling thread on the peer's mapping, so it is complete (delivered and visible) when it returns.
+ * Hence nbi is blocking, {@link #fence()} is a release fence (stores become visible in order),
+ * {@link #quiet()} a full fence, progress nothing, and one channel serves every thread.
+ */
+public final class MappedChannel implements Channel {
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    private final MemorySegment[] regions;
+
+    /** @param regions every world PE's mapped region, null where not mapped */
+    public MappedChannel(MemorySegment[] regions) {
+        this.regions = regions;
+    }
+
+    private MemorySegment region(int pe) {
+        MemorySegment r = pe >= 0 && pe < regions.length ? regions[pe] : null;
+        if (r == null) {
+            throw new ShmemException("PE " + pe + " is not mapped by this node's shared memory");
+        }
+        return r;
+    }
+
+    @Override
+    public void put(int pe, long offset, MemorySegment src) {
+        MemorySegment.copy(src, 0, region(pe), offset, src.byteSize());
+    }
+
+    @Override
+    public void putNbi(int pe, long offset, MemorySegment src) {
+        put(pe, offset, src);
+    }
+
+    @Override
+    public void get(MemorySegment dst, int pe, long offset) {
+        MemorySegment.copy(region(pe), offset, dst, 0, dst.byteSize());
+    }
+
+    @Override
+    public void getNbi(MemorySegment dst, int pe, long offset) {
+        get(dst, pe, offset);
+    }
+
+    @Override
+    public long fetchingAtomic(AtomicOp op, int bytes, int pe, long offset, long operand, long compare) {
+        MemorySegment r = region(pe);
+        if (bytes == 4) {
+            int v = (int) operand;
+            return switch (op) {
+                case ADD -> (int) INT.getAndAdd(r, offset, v);
+                case AND -> (int) INT.getAndBitwiseAnd(r, offset, v);
+                case OR -> (int) INT.getAndBitwiseOr(r, offset, v);
+                case XOR -> (int) INT.getAndBitwiseXor(r, offset, v);
+                case SWAP -> (int) INT.getAndSet(r, offset, v);
+                case COMPARE_SWAP -> (int) INT.compareAndExchange(r, offset, (int) compare, v);
+            };
+        }
+        if (bytes != 8) {
+            throw new IllegalArgumentException("atomic operations are on 4- or 8-byte words, not " + bytes);
+        }
+        return switch (op) {
+            case ADD -> (long) LONG.getAndAdd(r, offset, operand);
+            case AND -> (long) LONG.getAndBitwiseAnd(r, offset, operand);
+            case OR -> (long) LONG.getAndBitwiseOr(r, offset, operand);
+            case XOR -> (long) LONG.getAndBitwiseXor(r, offset, operand);
+            case SWAP -> (long) LONG.getAndSet(r, offset, operand);
+            case COMPARE_SWAP -> (long) LONG.compareAndExchange(r, offset, compare, operand);
+        };
+    }
+
+    @Override
+    public void fetchingAtomicNbi(MemorySegment result, AtomicOp op, int bytes, int pe, long offset, long operand,
+            long compare) {
+        long old = fetchingAtomic(op, bytes, pe, offset, operand, compare);
+        if (bytes == 4) {
+            result.set(ValueLayout.JAVA_INT_UNALIGNED, 0, (int) old);
+        } else {
+            result.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, old);
+        }
+    }
+
+    @Override
+    public void atomic(AtomicOp op, int bytes, int pe, long offset, long operand) {
+        fetchingAtomic(op, bytes, pe, offset, operand, 0);
+    }
+
+    @Override
+    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add,
+            boolean nbi) {
+        MemorySegment r = region(pe);
+        MemorySegment.copy(src, 0, r, offset, src.byteSize());
+        if (add) {
+            LONG.getAndAdd(r, signalOffset, signal); // a full fence: the data is visible first
+        } else {
+            LONG.setRelease(r, signalOffset, signal);
+        }
+    }
+
+    @Override
+    public void fence() {
+        VarHandle.releaseFence();
+    }
+
+    @Override
+    public void quiet() {
+        VarHandle.fullFence();
+    }
+
+    @Override
+    public void quiet(int pe) {
+        VarHandle.fullFence();
+    }
+
+    @Override
+    public void progress() {
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,221 @@
+package org.shmem4j.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The {@link Channel} contract as tests every transport runs: each implementation's test class
+ * extends this one and supplies a {@link Fixture} of a few PEs with their regions. PE 0 issues;
+ * the tests read the targets' regions locally, as the target PE itself would.
+ */
+@Timeout(120)
+public abstract class ChannelContract {
+    protected static final long REGION = 1 << 20;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    /** A few PEs, each with a region of {@link #REGION} bytes and a channel of its own. */
+    public interface Fixture extends AutoCloseable {
+        int npes();
+
+        /** The channel PE {@code pe} issues on. */
+        Channel channel(int pe);
+
+        /** PE {@code pe}'s own region, as it reads it locally. */
+        MemorySegment region(int pe);
+
+        @Override
+        void close();
+    }
+
+    protected abstract Fixture open(int npes);
+
+    private Fixture f;
+    private Channel ch;
+    private final Arena arena = Arena.ofShared();
+
+    @BeforeEach
+    void setUp() {
+        f = open(3);
+        ch = f.channel(0);
+    }
+
+    @AfterEach
+    void tearDown() {
+        f.close();
+        arena.close();
+    }
+
+    private static byte[] pattern(int n, int seed) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (i * 31 + seed);
+        }
+        return b;
+    }
+
+    private byte[] read(int pe, long offset, int n) {
+        return f.region(pe).asSlice(offset, n).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    @Test
+    void putFromHeapAndNativeIsDeliveredByQuiet() {
+        for (int n : new int[] {1, 8, 4096, (int) REGION / 2}) {
+            byte[] data = pattern(n, n);
+            ch.put(1, 0, MemorySegment.ofArray(data));
+            MemorySegment nat = arena.allocate(n);
+            nat.copyFrom(MemorySegment.ofArray(pattern(n, n + 1)));
+            ch.put(2, 64, nat);
+            ch.quiet();
+            assertArrayEquals(data, read(1, 0, n), "heap source, " + n + " bytes");
+            assertArrayEquals(pattern(n, n + 1), read(2, 64, n), "native source, " + n + " bytes");
+        }
+    }
+
+    @Test
+    void putNbiCopiesAHeapSourceBeforeReturning() {
+        byte[] data = pattern(65536, 7);
+        ch.putNbi(1, 128, MemorySegment.ofArray(data));
+        java.util.Arrays.fill(data, (byte) 0);
+        ch.quiet();
+        assertArrayEquals(pattern(65536, 7), read(1, 128, 65536));
+    }
+
+    @Test
+    void getsReturnOrDeliverByQuiet() {
+        f.region(1).asSlice(256, 4096).copyFrom(MemorySegment.ofArray(pattern(4096, 3)));
+        byte[] heap = new byte[4096];
+        ch.get(MemorySegment.ofArray(heap), 1, 256);
+        assertArrayEquals(pattern(4096, 3), heap);
+        byte[] later = new byte[4096];
+        MemorySegment nat = arena.allocate(4096);
+        ch.getNbi(MemorySegment.ofArray(later), 1, 256);
+        ch.getNbi(nat, 1, 256);
+        ch.quiet();
+        assertArrayEquals(pattern(4096, 3), later);
+        assertArrayEquals(pattern(4096, 3), nat.toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @Test
+    void everyAtomicOnBothWidthsReturnsTheOldValueAndLeavesTheNewOne() {
+        for (int bytes : new int[] {4, 8}) {
+            long base = bytes == 4 ? 0xFFFF_FFF0L : 0x8000_0000_0000_00F0L;
+            for (AtomicOp op : AtomicOp.values()) {
+                long off = 512;
+                store(1, off, bytes, base);
+                long operand = 0x5A, compare = base;
+                long old = ch.fetchingAtomic(op, bytes, 1, off, operand, compare);
+                ch.quiet();
+                assertEquals(widen(base, bytes), old, op + " " + bytes);
+                assertEquals(widen(expected(op, base, operand, compare), bytes), load(1, off, bytes), op + " " + bytes);
+                old = ch.fetchingAtomic(AtomicOp.COMPARE_SWAP, bytes, 1, off, 1, compare ^ 1); // fails
+                assertEquals(load(1, off, bytes), old);
+            }
+        }
+    }
+
+    @Test
+    void nonFetchingAndNbiFetchingAtomicsCompleteByQuiet() {
+        store(2, 1024, 8, 10);
+        store(2, 1032, 4, -3);
+        for (int i = 0; i < 100; i++) {
+            ch.atomic(AtomicOp.ADD, 8, 2, 1024, 1);
+            ch.atomic(AtomicOp.ADD, 4, 2, 1032, -1);
+        }
+        long[] fetched = new long[1];
+        MemorySegment heapResult = MemorySegment.ofArray(fetched);
+        ch.fetchingAtomicNbi(heapResult, AtomicOp.ADD, 8, 2, 1024, 5, 0);
+        ch.quiet();
+        assertEquals(115, load(2, 1024, 8));
+        assertEquals(-103, load(2, 1032, 4));
+        assertEquals(110, fetched[0]);
+    }
+
+    @Test
+    void aSignalIsNeverSeenBeforeItsData() throws InterruptedException {
+        int n = 16384, rounds = 200;
+        long data = 4096, sig = 2048;
+        AtomicReference<String> wrong = new AtomicReference<>();
+        Thread target = Thread.ofPlatform().start(() -> {
+            MemorySegment r = f.region(1);
+            long seen = 0;
+            while (seen < rounds) {
+                long s = (long) LONG.getAcquire(r, sig);
+                if (s > seen) {
+                    seen = s;
+                    byte expect = (byte) s;
+                    for (long i = 0; i < n; i += 512) {
+                        if (r.get(ValueLayout.JAVA_BYTE, data + i) != expect && wrong.get() == null) {
+                            wrong.set("signal " + s + " seen before byte " + i + " of its data");
+                        }
+                    }
+                }
+                Thread.onSpinWait();
+            }
+        });
+        byte[] payload = new byte[n];
+        for (int k = 1; k <= rounds; k++) {
+            java.util.Arrays.fill(payload, (byte) k);
+            boolean add = k % 2 == 0;
+            ch.putSignal(1, data, MemorySegment.ofArray(payload), sig, add ? 1 : k, add, k % 3 == 0);
+            ch.quiet(1); // the next payload may only overwrite a delivered one
+        }
+        target.join(60_000);
+        assertEquals(null, wrong.get());
+    }
+
+    @Test
+    void fenceOrdersDeliveriesToOnePe() {
+        for (int i = 1; i <= 500; i++) {
+            ch.put(1, 8192, MemorySegment.ofArray(new long[] {i}));
+            ch.fence();
+            ch.putNbi(1, 8200, MemorySegment.ofArray(new long[] {i}));
+            ch.fence();
+            // whenever the second word shows i, the first shows at least i
+            long second = (long) LONG.getAcquire(f.region(1), 8200L);
+            long first = (long) LONG.getAcquire(f.region(1), 8192L);
+            if (second == i) {
+                assertEquals(true, first >= i, "round " + i);
+            }
+        }
+        ch.quiet();
+    }
+
+    private void store(int pe, long off, int bytes, long v) {
+        if (bytes == 4) {
+            f.region(pe).set(ValueLayout.JAVA_INT, off, (int) v);
+        } else {
+            f.region(pe).set(ValueLayout.JAVA_LONG, off, v);
+        }
+        VarHandle.fullFence();
+    }
+
+    private long load(int pe, long off, int bytes) {
+        VarHandle.fullFence();
+        return bytes == 4 ? f.region(pe).get(ValueLayout.JAVA_INT, off) : f.region(pe).get(ValueLayout.JAVA_LONG, off);
+    }
+
+    private static long widen(long v, int bytes) {
+        return bytes == 4 ? (long) (int) v : v;
+    }
+
+    private static long expected(AtomicOp op, long old, long operand, long compare) {
+        return switch (op) {
+            case ADD -> old + operand;
+            case AND -> old & operand;
+            case OR -> old | operand;
+            case XOR -> old ^ operand;
+            case SWAP -> operand;
+            case COMPARE_SWAP -> old == compare ? operand : old;
+        };
+    }
+}
