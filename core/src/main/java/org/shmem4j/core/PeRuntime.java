@@ -12,12 +12,14 @@ import org.shmem4j.TeamConfig;
 import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.core.coll.CollectivePolicy;
+import org.shmem4j.core.coll.PeerAccess;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.core.param.SizeParser;
 import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
+import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.shm.ShmTransport;
 
 /**
@@ -44,7 +46,7 @@ final class PeRuntime extends ShmemBase {
     private final String notLeader;
     private final int[] hostIndexOfWorld;
     private final CollectivePolicy collectivePolicy;
-    /** npes bytes: byte i is set (by PE i, in this PE's region) when PE i enters its last finalize. */
+    /** npes words: word i is set (by PE i, in this PE's region) when PE i enters its last finalize. */
     private final long finalizeArrivals;
     private final java.util.Set<TeamImpl> teams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WaitPolicy waitPolicy;
@@ -111,7 +113,7 @@ final class PeRuntime extends ShmemBase {
                 agreeOnCollective(call);
             }
         });
-        this.finalizeArrivals = heap.allocateReserved("finalize arrivals", npes);
+        this.finalizeArrivals = heap.allocateReserved("finalize arrivals", npes * 8L);
         this.hostIndexOfWorld = hostIndices(hostIds);
         this.collectivePolicy = new CollectivePolicy(params);
         this.teamPool = new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH));
@@ -143,11 +145,11 @@ final class PeRuntime extends ShmemBase {
         return out;
     }
 
-    private static final java.lang.invoke.VarHandle ARRIVAL = java.lang.foreign.ValueLayout.JAVA_BYTE.varHandle();
+    private static final java.lang.invoke.VarHandle ARRIVAL = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
 
     /** True once world PE {@code pe} has entered its last finalize (it told this PE so). */
     private boolean finalizing(int pe) {
-        return (byte) ARRIVAL.getAcquire(localRegion(), finalizeArrivals + pe) != 0;
+        return (long) ARRIVAL.getAcquire(localRegion(), finalizeArrivals + pe * 8L) != 0;
     }
 
     /**
@@ -195,11 +197,11 @@ final class PeRuntime extends ShmemBase {
      */
     private void announceFinalize() {
         quiet(); // what this PE put before finalizing arrives before its announcement
-        MemorySegment[] world = routing();
-        ARRIVAL.setRelease(world[me], finalizeArrivals + me, (byte) 1);
+        PeerAccess everyone = world.access();
+        everyone.signal(me, finalizeArrivals + me * 8L, 1);
         for (int pe = 0; pe < npes; pe++) {
-            if (pe != me && world[pe] != null) {
-                ARRIVAL.setRelease(world[pe], finalizeArrivals + me, (byte) 1);
+            if (pe != me) {
+                everyone.signal(pe, finalizeArrivals + me * 8L, 1);
             }
         }
     }
@@ -225,6 +227,14 @@ final class PeRuntime extends ShmemBase {
      */
     boolean sameHost(int pe) {
         return hostIndexOfWorld[pe] == hostIndexOfWorld[me];
+    }
+
+    /**
+     * The channel collectives, barriers and finalize use for PEs that are not mapped; null while
+     * no network transport is open (every peer is then on this node).
+     */
+    Channel networkChannel() {
+        return null;
     }
 
     CollectivePolicy collectivePolicy() {

@@ -10,7 +10,8 @@ import org.shmem4j.SymmetricObject;
 import org.shmem4j.Team;
 import org.shmem4j.TeamConfig;
 import org.shmem4j.core.coll.CollectiveSupport;
-import org.shmem4j.core.coll.MappedPeerAccess;
+import org.shmem4j.core.coll.PeerAccess;
+import org.shmem4j.core.coll.RoutedPeerAccess;
 import org.shmem4j.core.coll.TeamCollectives;
 import org.shmem4j.core.sync.DisseminationBarrier;
 
@@ -37,6 +38,7 @@ final class TeamImpl implements Team {
     private final TeamConfig config;
     private final boolean predefined;
     private final MemorySegment[] peers;
+    private final PeerAccess access;
     private final DisseminationBarrier barrier;
     private final TeamCollectives collectives;
     private final List<CreatedContext> contexts = new ArrayList<>();
@@ -56,7 +58,8 @@ final class TeamImpl implements Team {
         for (int i = 0; i < members.length; i++) {
             peers[i] = world[members[i]];
         }
-        this.barrier = new DisseminationBarrier(peers, me, pool.barrierOffset(slot), runtime.waitPolicy(),
+        this.access = new RoutedPeerAccess(peers, members, me, runtime.networkChannel());
+        this.barrier = new DisseminationBarrier(access, pool.barrierOffset(slot), runtime.waitPolicy(),
                 (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied));
         int[] hosts = new int[members.length];
         for (int i = 0; i < members.length; i++) {
@@ -65,7 +68,7 @@ final class TeamImpl implements Team {
         CollectiveSupport.SlotLayout layout = new CollectiveSupport.SlotLayout(pool.senderFlag(slot, 0), pool.ackFlag(slot, 0),
                 pool.scratchOffset(slot, 0), pool.scratchOffset(slot, 1),
                 pool.scratchBytes());
-        this.collectives = new TeamCollectives(new CollectiveSupport(new MappedPeerAccess(peers, me), layout,
+        this.collectives = new TeamCollectives(new CollectiveSupport(access, layout,
                 runtime.waitPolicy(), hosts, barrier::await,
                 (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied)),
                 runtime.collectivePolicy());
@@ -88,6 +91,11 @@ final class TeamImpl implements Team {
 
     MemorySegment[] peers() {
         return peers;
+    }
+
+    /** The members' routes (mapped regions or the network channel), in team order. */
+    PeerAccess access() {
+        return access;
     }
 
     /** This team's number of world PE {@code worldPe}, or -1. */
@@ -323,7 +331,7 @@ final class TeamImpl implements Team {
         barrier.await(); // release/acquire: every member's mask is visible after it
         long[][] masks = new long[members.length][mine.length];
         for (int i = 0; i < members.length; i++) {
-            MemorySegment.copy(peers[i], ValueLayout.JAVA_LONG, offset, masks[i], 0, mine.length);
+            access.get(MemorySegment.ofArray(masks[i]), 0, i, offset, mine.length * 8L);
         }
         return masks;
     }

@@ -5,9 +5,9 @@ import java.lang.foreign.MemorySegment;
 /**
  * The internal point-to-point interface every collective algorithm is written against: byte
  * transfers to and from team members' symmetric regions and single-word flags. Offsets are region
- * offsets (the same on every PE); PE numbers are team numbers. An implementation over mapped
- * shared memory ({@link MappedPeerAccess}) exists today; a network transport provides the same
- * operations, so the algorithms run unchanged over it.
+ * offsets (the same on every PE); PE numbers are team numbers. {@link RoutedPeerAccess} serves
+ * them over each member's route (mapped shared memory or a network channel), so the algorithms run
+ * unchanged over either.
  */
 public interface PeerAccess {
     /** Number of team members. */

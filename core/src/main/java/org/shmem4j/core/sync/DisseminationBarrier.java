@@ -15,9 +15,10 @@ public final class DisseminationBarrier {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final long LINE = 64;
 
-    private final MemorySegment[] peers;
+    private final org.shmem4j.core.coll.PeerAccess peers;
     private final MemorySegment local;
     private final int me;
+    private final int n;
     private final long slots;
     private final int rounds;
     private final WaitPolicy waitPolicy;
@@ -25,19 +26,19 @@ public final class DisseminationBarrier {
     private long epoch;
 
     /**
-     * @param peers every PE's mapped region
-     * @param me this PE
+     * @param peers the members' routes; this PE is {@code peers.rank()}
      * @param slotsOffset region offset of this barrier's {@link #bytesNeeded(int)} zeroed bytes, the same on every PE
      * @param liveness asked, while a wait is parked, about the member it depends on
      */
-    public DisseminationBarrier(MemorySegment[] peers, int me, long slotsOffset, WaitPolicy waitPolicy,
+    public DisseminationBarrier(org.shmem4j.core.coll.PeerAccess peers, long slotsOffset, WaitPolicy waitPolicy,
             PeerLiveness liveness) {
         this.liveness = liveness;
         this.peers = peers;
-        this.local = peers[me];
-        this.me = me;
+        this.local = peers.local();
+        this.me = peers.rank();
+        this.n = peers.size();
         this.slots = slotsOffset;
-        this.rounds = roundsFor(peers.length);
+        this.rounds = roundsFor(n);
         this.waitPolicy = waitPolicy;
     }
 
@@ -57,10 +58,9 @@ public final class DisseminationBarrier {
      */
     public synchronized void await() {
         long e = ++epoch;
-        int n = peers.length;
         for (int r = 0, distance = 1; r < rounds; r++, distance <<= 1) {
             long slot = slots + r * LINE;
-            LONG.setRelease(peers[(me + distance) % n], slot, e);
+            peers.signal((me + distance) % n, slot, e);
             if ((long) LONG.getAcquire(local, slot) < e) {
                 int writer = ((me - distance) % n + n) % n;
                 WaitPolicy.Waiter w = waitPolicy.start(
