@@ -44,10 +44,9 @@ final class PeRuntime extends ShmemBase {
     /** The leaders team, or null on a PE that does not lead its host. */
     private final Team leaders;
     private final String notLeader;
-    private final int[] hostIndexOfWorld;
+    private final Topology topology;
     private final CollectivePolicy collectivePolicy;
-    /** npes words: word i is set (by PE i, in this PE's region) when PE i enters its last finalize. */
-    private final long finalizeArrivals;
+    private final FinalizeRendezvous lastFinalize;
     private final java.util.Set<TeamImpl> teams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WaitPolicy waitPolicy;
     private final PointToPointSync p2p;
@@ -63,45 +62,31 @@ final class PeRuntime extends ShmemBase {
     }
 
     private PeRuntime(PeSlot slot, Bootstrap bootstrap) {
-        this(slot, bootstrap, Parameters.from(bootstrap.environment()), gather(bootstrap, bootstrap.hostId()),
-                gather(bootstrap, bootstrap.nodeId()));
+        this(slot, bootstrap, Parameters.from(bootstrap.environment()), Topology.gather(bootstrap));
     }
 
     /**
-     * @param hostIds every PE's declared host (teams SHARED, host and leaders, {@code shmem_ptr},
-     *        the collective policy)
-     * @param nodeIds every PE's physical node (what the shared-memory transport maps)
+     * The init sequence: parameters, topology, the shared-memory transport and the route table,
+     * waiting, the heap, the finalize rendezvous, then the team registry with the predefined teams.
      */
-    private PeRuntime(PeSlot slot, Bootstrap bootstrap, Parameters params, String[] hostIds, String[] nodeIds) {
+    private PeRuntime(PeSlot slot, Bootstrap bootstrap, Parameters params, Topology topology) {
         super(new MemorySegment[bootstrap.size()]);
         this.slot = slot;
         this.bootstrap = bootstrap;
         this.params = params;
+        this.topology = topology;
         this.me = bootstrap.rank();
         this.npes = bootstrap.size();
         this.debug = params.get(Params.DEBUG);
         announce();
         long reserved = roundUp(params.get(Params.RESERVED_SIZE), PAGE);
         long user = roundUp(params.get(Params.SYMMETRIC_SIZE), PAGE);
-        checkHostsWithinNodes(hostIds, nodeIds);
-        this.shm = ShmTransport.open(bootstrap, nodeIds, params.get(Params.SHM_DIR), reserved + user);
+        this.shm = ShmTransport.open(bootstrap, topology.nodeIds(), params.get(Params.SHM_DIR), reserved + user);
         MemorySegment[] peers = routing();
         for (int pe = 0; pe < npes; pe++) {
             peers[pe] = shm.mapping(pe);
         }
-        int localPes = (int) Arrays.stream(nodeIds).filter(nodeIds[me]::equals).count();
-        boolean oversubscribed = localPes > Runtime.getRuntime().availableProcessors();
-        int spins = params.get(Params.WAIT_SPINS);
-        int yields = params.get(Params.WAIT_YIELDS);
-        if (oversubscribed) {
-            // The PE we wait for may not be running: spinning only delays it, so hand the core over
-            // at once and keep yielding (cheap while others are runnable) long before parking.
-            // Measured at 4 PEs on 2 cores: collectives 1.5-3x faster than with the spin defaults.
-            spins = "default".equals(params.source(Params.WAIT_SPINS)) ? 0 : spins;
-            yields = "default".equals(params.source(Params.WAIT_YIELDS)) ? 20_000 : yields;
-        }
-        this.waitPolicy = new WaitPolicy(spins, yields, params.get(Params.WAIT_PARK_MAX_US) * 1000L, bootstrap::checkAlive);
-        this.p2p = new PointToPointSync(peers[me], waitPolicy, this::checkWaitCanEnd);
+        this.waitPolicy = waitPolicy(params, topology.pesOnMyNode() > Runtime.getRuntime().availableProcessors(), bootstrap);
         this.heap = new SymmetricHeap(peers[me], reserved, new SymmetricHeap.HeapSync() {
             @Override
             public void barrier() {
@@ -113,111 +98,59 @@ final class PeRuntime extends ShmemBase {
                 agreeOnCollective(call);
             }
         });
-        this.finalizeArrivals = heap.allocateReserved("finalize arrivals", npes * 8L);
-        this.hostIndexOfWorld = hostIndices(hostIds);
+        this.lastFinalize = new FinalizeRendezvous(peers[me], heap.allocateReserved("finalize announcements", npes * 8L), me, npes);
+        this.p2p = new PointToPointSync(peers[me], waitPolicy, lastFinalize::checkWaitCanEnd);
         this.collectivePolicy = new CollectivePolicy(params);
         this.teamPool = new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH));
-        int[] all = java.util.stream.IntStream.range(0, npes).toArray();
-        int[] sameHost = java.util.stream.IntStream.range(0, npes).filter(pe -> hostIds[pe].equals(hostIds[me])).toArray();
-        int[] hostLeaders = java.util.stream.IntStream.range(0, npes)
-                .filter(pe -> java.util.stream.IntStream.range(0, pe).noneMatch(q -> hostIds[q].equals(hostIds[pe]))).toArray();
-        this.world = predefined(all, TeamPool.WORLD);
-        this.shared = predefined(sameHost, TeamPool.SHARED);
-        this.host = predefined(sameHost, TeamPool.HOST);
+        int[] myHost = topology.myHost();
+        int[] hostLeaders = topology.hostLeaders();
+        this.world = predefined(java.util.stream.IntStream.range(0, npes).toArray(), TeamPool.WORLD);
+        this.shared = predefined(myHost, TeamPool.SHARED);
+        this.host = predefined(myHost, TeamPool.HOST);
         boolean leads = Arrays.binarySearch(hostLeaders, me) >= 0;
         this.leaders = leads ? predefined(hostLeaders, TeamPool.LEADERS) : null;
-        this.notLeader = "PE " + me + " is not the leader of its host (PE " + sameHost[0] + " is)";
+        this.notLeader = "PE " + me + " is not the leader of its host (PE " + myHost[0] + " is)";
         // Everyone's reserved words are zeroed before anyone may signal them.
         bootstrap.barrier();
+    }
+
+    /**
+     * Spin, then yield, then park. When the node's PEs outnumber its cores, the PE we wait for
+     * may not be running: spinning only delays it, so hand the core over at once and keep
+     * yielding (cheap while others are runnable) long before parking. Measured at 4 PEs on 2
+     * cores: collectives 1.5-3x faster than with the spin defaults.
+     */
+    private static WaitPolicy waitPolicy(Parameters params, boolean oversubscribed, Bootstrap bootstrap) {
+        int spins = params.get(Params.WAIT_SPINS);
+        int yields = params.get(Params.WAIT_YIELDS);
+        if (oversubscribed) {
+            spins = "default".equals(params.source(Params.WAIT_SPINS)) ? 0 : spins;
+            yields = "default".equals(params.source(Params.WAIT_YIELDS)) ? 20_000 : yields;
+        }
+        return new WaitPolicy(spins, yields, params.get(Params.WAIT_PARK_MAX_US) * 1000L, bootstrap::checkAlive);
     }
 
     private TeamImpl predefined(int[] members, int slot) {
         return register(new TeamImpl(this, teamPool, members, Arrays.binarySearch(members, me), slot, TeamConfig.DEFAULT, true));
     }
 
-    /** Hosts numbered 0, 1, ... in order of their lowest PE. */
-    private static int[] hostIndices(String[] hostIds) {
-        java.util.Map<String, Integer> index = new java.util.LinkedHashMap<>();
-        int[] out = new int[hostIds.length];
-        for (int pe = 0; pe < hostIds.length; pe++) {
-            out[pe] = index.computeIfAbsent(hostIds[pe], h -> index.size());
-        }
-        return out;
-    }
-
-    private static final java.lang.invoke.VarHandle ARRIVAL = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
-
-    /** True once world PE {@code pe} has entered its last finalize (it told this PE so). */
-    private boolean finalizing(int pe) {
-        return (long) ARRIVAL.getAcquire(localRegion(), finalizeArrivals + pe * 8L) != 0;
-    }
-
     /**
-     * Throws if world PE {@code pe} has entered its last finalize while this PE has not and the
-     * awaited condition still does not hold: a wait on that PE outside finalize can never end (the
-     * collective calls are out of order, or the PE failed and its try-with-resources is finalizing).
-     * A PE announces its finalize after its last signal, so reading the condition after the
-     * announcement cannot miss a signal sent before it.
+     * Throws if world PE {@code pe} has entered its last finalize while this PE waits for it in a
+     * collective or barrier (see {@link FinalizeRendezvous#checkPeerNotGone}); the collective state
+     * is then inconsistent, so this PE's own finalize will not wait for the others.
      */
     void checkNotFinalizing(int pe, java.util.function.BooleanSupplier satisfied) {
-        if (!finalizing(me) && finalizing(pe) && !satisfied.getAsBoolean()) {
+        try {
+            lastFinalize.checkPeerNotGone(pe, satisfied);
+        } catch (ShmemException e) {
             broken = true;
-            throw new ShmemException("PE " + pe + " entered shmem_finalize while PE " + me + " waits for it in a"
-                    + " collective or barrier: the PEs' collective calls are out of order, or PE " + pe + " failed");
-        }
-    }
-
-    /**
-     * For point-to-point waits on this PE's own words: throws when every other PE has entered its
-     * last finalize and the condition still does not hold, because no PE can change this PE's
-     * symmetric memory any more (what a peer put before finalizing has arrived: finalize completes
-     * its operations before announcing itself). Only this PE's own other threads could still end
-     * such a wait; a program that relies on that after all its peers finalized gets this error.
-     */
-    void checkWaitCanEnd(String routine, java.util.function.BooleanSupplier satisfied) {
-        if (npes == 1 || finalizing(me)) {
-            return;
-        }
-        for (int pe = 0; pe < npes; pe++) {
-            if (pe != me && !finalizing(pe)) {
-                return;
-            }
-        }
-        if (!satisfied.getAsBoolean()) {
-            throw new ShmemException(routine + ": PE " + me + " waits for a condition no PE can satisfy any more:"
-                    + " every other PE has entered shmem_finalize (did one of them fail?)");
-        }
-    }
-
-    /**
-     * The finalize rendezvous. It uses words no other synchronization uses, so a finalizing PE can
-     * never pair with a peer's barrier or collective (that peer sees the announcement and fails
-     * instead), and it is push-only: after announcing, a PE reads only its own region, so a PE
-     * that leaves early is never read by one still waiting.
-     */
-    private void announceFinalize() {
-        quiet(); // what this PE put before finalizing arrives before its announcement
-        PeerAccess everyone = world.access();
-        everyone.signal(me, finalizeArrivals + me * 8L, 1);
-        for (int pe = 0; pe < npes; pe++) {
-            if (pe != me) {
-                everyone.signal(pe, finalizeArrivals + me * 8L, 1);
-            }
-        }
-    }
-
-    private void awaitFinalizeAnnouncements() {
-        WaitPolicy.Waiter w = waitPolicy.start();
-        for (int pe = 0; pe < npes; pe++) {
-            while (!finalizing(pe)) {
-                w.pause();
-            }
+            throw e;
         }
     }
 
     /** The (declared) host number of world PE {@code pe}. */
     int hostIndex(int pe) {
-        return hostIndexOfWorld[pe];
+        return topology.hostIndex(pe);
     }
 
     /**
@@ -226,7 +159,7 @@ final class PeRuntime extends ShmemBase {
      * node's shared memory) but not load/store-reachable for the program, as real hosts would not be.
      */
     boolean sameHost(int pe) {
-        return hostIndexOfWorld[pe] == hostIndexOfWorld[me];
+        return topology.sameHost(pe);
     }
 
     /**
@@ -252,28 +185,6 @@ final class PeRuntime extends ShmemBase {
 
     MemorySegment[] worldRouting() {
         return routing();
-    }
-
-    /** A host spans no more than one node: PEs declared on one host must be able to map each other. */
-    private static void checkHostsWithinNodes(String[] hostIds, String[] nodeIds) {
-        java.util.Map<String, String> nodeOfHost = new java.util.HashMap<>();
-        for (int pe = 0; pe < hostIds.length; pe++) {
-            String node = nodeOfHost.putIfAbsent(hostIds[pe], nodeIds[pe]);
-            if (node != null && !node.equals(nodeIds[pe])) {
-                throw new ShmemException("shmem_init: host " + hostIds[pe] + " is declared on two nodes (" + node
-                        + " and " + nodeIds[pe] + " of PE " + pe + "); a host must lie within one node");
-            }
-        }
-    }
-
-    /** Every PE's blob {@code mine} (a host or node id), indexed by rank. */
-    private static String[] gather(Bootstrap bootstrap, String mine) {
-        byte[][] all = bootstrap.allGather(mine.getBytes(StandardCharsets.UTF_8));
-        String[] ids = new String[all.length];
-        for (int i = 0; i < all.length; i++) {
-            ids[i] = new String(all[i], StandardCharsets.UTF_8);
-        }
-        return ids;
     }
 
     private void announce() {
@@ -404,7 +315,7 @@ final class PeRuntime extends ShmemBase {
         }
         // No resource is released before every PE has entered finalize (spec 9.1.4).
         announceFinalize();
-        awaitFinalizeAnnouncements();
+        lastFinalize.await(waitPolicy);
         release();
         bootstrap.finalized();
     }
@@ -418,6 +329,11 @@ final class PeRuntime extends ShmemBase {
             announceFinalize();
             release();
         }
+    }
+
+    private void announceFinalize() {
+        quiet(); // what this PE put before finalizing arrives before its announcement
+        lastFinalize.announce(world.access());
     }
 
     private void release() {
