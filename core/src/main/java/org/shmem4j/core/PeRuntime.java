@@ -3,16 +3,13 @@ package org.shmem4j.core;
 import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import org.shmem4j.ShmemException;
 import org.shmem4j.Context;
 import org.shmem4j.SymmetricObject;
 import org.shmem4j.Team;
-import org.shmem4j.TeamConfig;
 import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.core.coll.CollectivePolicy;
-import org.shmem4j.core.coll.PeerAccess;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
@@ -23,9 +20,10 @@ import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.shm.ShmTransport;
 
 /**
- * One PE's initialized library: parameters, the shared-memory transport and routing table, the
- * symmetric heap, and the world barrier. Created by the first {@code Shmem.init} of an epoch and
- * torn down by the matching last {@code close()}.
+ * One PE's initialized library, assembled from its parts: parameters, {@link Topology}, the
+ * shared-memory transport and the route table, the {@link WaitPolicy}, the symmetric heap, the
+ * {@link FinalizeRendezvous} and the {@link TeamRegistry}; it is also the default context. Created
+ * by the first {@code Shmem.init} of an epoch and torn down by the matching last {@code close()}.
  */
 final class PeRuntime extends ShmemBase {
     private static final long PAGE = 4096;
@@ -37,17 +35,11 @@ final class PeRuntime extends ShmemBase {
     private final int npes;
     private final ShmTransport shm;
     private final SymmetricHeap heap;
-    private final TeamPool teamPool;
+    private final TeamRegistry teams;
     private final TeamImpl world;
-    private final Team shared;
-    private final Team host;
-    /** The leaders team, or null on a PE that does not lead its host. */
-    private final Team leaders;
-    private final String notLeader;
     private final Topology topology;
     private final CollectivePolicy collectivePolicy;
     private final FinalizeRendezvous lastFinalize;
-    private final java.util.Set<TeamImpl> teams = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WaitPolicy waitPolicy;
     private final PointToPointSync p2p;
     private final boolean debug;
@@ -101,15 +93,9 @@ final class PeRuntime extends ShmemBase {
         this.lastFinalize = new FinalizeRendezvous(peers[me], heap.allocateReserved("finalize announcements", npes * 8L), me, npes);
         this.p2p = new PointToPointSync(peers[me], waitPolicy, lastFinalize::checkWaitCanEnd);
         this.collectivePolicy = new CollectivePolicy(params);
-        this.teamPool = new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH));
-        int[] myHost = topology.myHost();
-        int[] hostLeaders = topology.hostLeaders();
-        this.world = predefined(java.util.stream.IntStream.range(0, npes).toArray(), TeamPool.WORLD);
-        this.shared = predefined(myHost, TeamPool.SHARED);
-        this.host = predefined(myHost, TeamPool.HOST);
-        boolean leads = Arrays.binarySearch(hostLeaders, me) >= 0;
-        this.leaders = leads ? predefined(hostLeaders, TeamPool.LEADERS) : null;
-        this.notLeader = "PE " + me + " is not the leader of its host (PE " + myHost[0] + " is)";
+        this.teams = new TeamRegistry(this,
+                new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH)), topology, me, npes);
+        this.world = teams.world();
         // Everyone's reserved words are zeroed before anyone may signal them.
         bootstrap.barrier();
     }
@@ -128,10 +114,6 @@ final class PeRuntime extends ShmemBase {
             yields = "default".equals(params.source(Params.WAIT_YIELDS)) ? 20_000 : yields;
         }
         return new WaitPolicy(spins, yields, params.get(Params.WAIT_PARK_MAX_US) * 1000L, bootstrap::checkAlive);
-    }
-
-    private TeamImpl predefined(int[] members, int slot) {
-        return register(new TeamImpl(this, teamPool, members, Arrays.binarySearch(members, me), slot, TeamConfig.DEFAULT, true));
     }
 
     /**
@@ -174,13 +156,8 @@ final class PeRuntime extends ShmemBase {
         return collectivePolicy;
     }
 
-    TeamImpl register(TeamImpl team) {
-        teams.add(team);
-        return team;
-    }
-
-    void unregister(TeamImpl team) {
-        teams.remove(team);
+    TeamRegistry teams() {
+        return teams;
     }
 
     MemorySegment[] worldRouting() {
@@ -248,19 +225,19 @@ final class PeRuntime extends ShmemBase {
     @Override
     public Team teamShared() {
         checkOpen("SHMEM_TEAM_SHARED");
-        return shared;
+        return teams.shared();
     }
 
     @Override
     public Team teamHost() {
         checkOpen("team_host");
-        return host;
+        return teams.host();
     }
 
     @Override
     public Team teamLeaders() {
         checkOpen("team_leaders");
-        return leaders != null ? leaders : InvalidTeam.because(notLeader);
+        return teams.leaders();
     }
 
     @Override
@@ -276,7 +253,7 @@ final class PeRuntime extends ShmemBase {
 
     /** The number of team slots still free on this PE (for tests of the pool). */
     int freeTeamSlots() {
-        return teamPool.freeCount();
+        return teams.freeSlots();
     }
 
     @Override
@@ -338,7 +315,7 @@ final class PeRuntime extends ShmemBase {
 
     private void release() {
         closed = true;
-        teams.forEach(TeamImpl::invalidate);
+        teams.invalidateAll();
         heap.close();
         synchronized (slot) {
             slot.set(null);

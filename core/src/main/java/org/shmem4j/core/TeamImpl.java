@@ -317,7 +317,7 @@ final class TeamImpl implements Team {
                 world[i] = members[chosen[i]];
             }
             pool.take(slots[t]);
-            result[t] = runtime.register(new TeamImpl(runtime, pool, world, mine, slots[t], configs.get(t), false));
+            result[t] = runtime.teams().register(new TeamImpl(runtime, pool, world, mine, slots[t], configs.get(t), false));
         }
         return result;
     }
@@ -377,7 +377,7 @@ final class TeamImpl implements Team {
         destroyed = true;
         collectives.support().close();
         pool.release(slot, runtime.localRegion());
-        runtime.unregister(this);
+        runtime.teams().unregister(this);
     }
 
     /** Marks the team and its contexts unusable without communication (the library is being finalized). */
