@@ -9,19 +9,31 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.shmem4j.bootstrap.launcher.Wire;
 
 /**
  * The launcher's TCP service that PEs connect to: authenticates each connection's HELLO (job
  * secret, protocol version) and feeds the frames of accepted PEs to the {@link Job}. One daemon
  * thread accepts, one per connection reads.
+ *
+ * <p>Until a connection has proved the secret it costs the launcher little, whoever opens it: its
+ * frames may not exceed {@link Wire#MAX_HELLO_BYTES}, the whole handshake has one deadline (a
+ * peer trickling bytes cannot extend it), and at most {@link #MAX_UNAUTHENTICATED} such
+ * connections are served at once; more are closed at once.
  */
 final class Rendezvous implements AutoCloseable {
-    /** A PE has this long after connecting to send its HELLO. */
+    /** A PE has this long after connecting to complete its HELLO. */
     private static final int HELLO_TIMEOUT_MS = 10_000;
+    /** Connections still in their handshake, at most (a job's PEs connect once each, spread over time). */
+    static final int MAX_UNAUTHENTICATED = 64;
 
     /** The launcher's end of one PE connection. */
     static final class Connection {
@@ -58,13 +70,23 @@ final class Rendezvous implements AutoCloseable {
     private final byte[] secret;
     private final Job job;
     private final PrintStream log;
+    private final Semaphore handshakes = new Semaphore(MAX_UNAUTHENTICATED);
+    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("oshrun-handshake-deadline").factory());
+    private final AtomicLong turnedAway = new AtomicLong();
+    private final int helloTimeoutMs;
 
     /** Binds an ephemeral port on the loopback interface. */
     Rendezvous(String secret, Job job, PrintStream log) throws IOException {
+        this(secret, job, log, HELLO_TIMEOUT_MS);
+    }
+
+    Rendezvous(String secret, Job job, PrintStream log, int helloTimeoutMs) throws IOException {
         this.server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
         this.secret = secret.getBytes(StandardCharsets.US_ASCII);
         this.job = job;
         this.log = log;
+        this.helloTimeoutMs = helloTimeoutMs;
     }
 
     /** {@code host:port} for {@code SHMEM4J_RENDEZVOUS}. */
@@ -78,6 +100,7 @@ final class Rendezvous implements AutoCloseable {
 
     @Override
     public void close() {
+        deadlines.shutdownNow();
         try {
             server.close();
         } catch (IOException ignored) {
@@ -89,6 +112,16 @@ final class Rendezvous implements AutoCloseable {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
+                if (!handshakes.tryAcquire()) {
+                    // Log the first, then every 1000th: a flood must not flood the job's stderr too.
+                    long n = turnedAway.incrementAndGet();
+                    if (n == 1 || n % 1000 == 0) {
+                        log.println("oshrun: " + MAX_UNAUTHENTICATED + " rendezvous connections are already in their"
+                                + " handshake; closed a new one from " + s.getRemoteSocketAddress() + " (" + n + " so far)");
+                    }
+                    closeQuietly(s);
+                    continue;
+                }
                 Thread.ofPlatform().daemon().name("oshrun-conn").stackSize(256 << 10).start(() -> serve(s));
             } catch (IOException e) {
                 if (!server.isClosed()) {
@@ -103,23 +136,27 @@ final class Rendezvous implements AutoCloseable {
         Connection c;
         DataInputStream in;
         Wire.Hello hello;
+        // One deadline for the whole handshake: closing the socket ends the read wherever it is.
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> closeQuietly(s), helloTimeoutMs, TimeUnit.MILLISECONDS);
         try {
             s.setTcpNoDelay(true);
-            s.setSoTimeout(HELLO_TIMEOUT_MS);
             c = new Connection(s);
             in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-            Wire.Message first = Wire.read(in);
+            Wire.Message first = Wire.read(in, Wire.MAX_HELLO_BYTES);
             if (!(first instanceof Wire.Hello h)) {
                 reject(s, null, peer, first == null ? "closed before HELLO" : "first frame is not HELLO");
                 return;
             }
             hello = h;
-            s.setSoTimeout(0);
-        } catch (SocketTimeoutException e) {
-            reject(s, null, peer, "no HELLO within " + HELLO_TIMEOUT_MS + " ms");
-            return;
         } catch (IOException e) {
-            reject(s, null, peer, e.getMessage());
+            reject(s, null, peer, deadline.isDone() ? "no HELLO within " + helloTimeoutMs + " ms" : e.getMessage());
+            return;
+        } finally {
+            deadline.cancel(false);
+            handshakes.release();
+        }
+        if (s.isClosed()) { // the deadline fired just as the HELLO arrived
+            reject(s, null, peer, "no HELLO within " + helloTimeoutMs + " ms");
             return;
         }
         String why;
@@ -167,6 +204,10 @@ final class Rendezvous implements AutoCloseable {
                 // a short ABORT always fits
             }
         }
+        closeQuietly(s);
+    }
+
+    private static void closeQuietly(Socket s) {
         try {
             s.close();
         } catch (IOException ignored) {

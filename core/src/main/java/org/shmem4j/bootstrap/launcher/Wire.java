@@ -31,6 +31,11 @@ import java.nio.charset.StandardCharsets;
 public final class Wire {
     /** Largest frame either side accepts: bounds memory when a stream is corrupt or foreign. */
     public static final int MAX_FRAME_BYTES = 64 << 20;
+    /**
+     * Largest frame a connection may send before it has proved the job secret: a HELLO is a few
+     * dozen bytes, and nothing unauthenticated may make the launcher allocate more.
+     */
+    public static final int MAX_HELLO_BYTES = 1024;
     /** First field of HELLO, "SHJ4": rejects strangers that happen to connect. */
     public static final int MAGIC = 0x53484A34;
     /** Protocol version carried in HELLO. */
@@ -146,14 +151,19 @@ public final class Wire {
      * inside a frame throws {@link EOFException}; an invalid frame {@link ProtocolException}.
      */
     public static Message read(DataInputStream in) throws IOException {
+        return read(in, MAX_FRAME_BYTES);
+    }
+
+    /** {@link #read(DataInputStream)} refusing frames longer than {@code maxFrameBytes} before reading them. */
+    public static Message read(DataInputStream in, int maxFrameBytes) throws IOException {
         int b0 = in.read();
         if (b0 < 0) {
             return null;
         }
         int length = (b0 << 24) | (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8) | in.readUnsignedByte();
-        if (length <= 0 || length > MAX_FRAME_BYTES) {
+        if (length <= 0 || length > maxFrameBytes) {
             throw new ProtocolException("shmem4j wire: frame length " + Integer.toUnsignedString(length)
-                    + " is outside 1.." + MAX_FRAME_BYTES + " (corrupt stream, or the peer is not shmem4j)");
+                    + " is outside 1.." + maxFrameBytes + " (corrupt stream, or the peer is not shmem4j)");
         }
         byte[] body = new byte[length];
         in.readFully(body);
