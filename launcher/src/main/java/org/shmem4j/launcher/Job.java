@@ -93,12 +93,25 @@ final class Job {
         return outcome;
     }
 
-    /** Registers the started process of {@code rank}; its exit is judged when it happens. */
+    /**
+     * Registers the started process of {@code rank}; its exit is judged when it happens. A PE that
+     * started while the job was already ending is terminated at once.
+     */
     void started(int rank, Process p) {
+        boolean late;
         synchronized (this) {
             pes[rank].process = p;
+            late = ending;
         }
         p.onExit().thenAccept(done -> exited(rank, done.exitValue()));
+        if (late) {
+            terminate(p.toHandle());
+        }
+    }
+
+    /** True once the job is ending: no more PEs should be started. */
+    synchronized boolean isEnding() {
+        return ending;
     }
 
     /** Every started process (for waiting on their exits). */

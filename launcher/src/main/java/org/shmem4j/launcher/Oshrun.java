@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
+import org.shmem4j.bootstrap.launcher.PeMain;
 
 /**
  * {@code oshrun}: starts the PEs of one OpenSHMEM job as JVMs, serves their rendezvous, forwards
@@ -110,7 +111,7 @@ public final class Oshrun {
             // whole lines is one write, atomic with respect to oshrun's own messages.
             PrintStream stdout = System.out, stderr = log;
             var forwarders = new ArrayList<Thread>(2 * opts.pes());
-            for (int rank = 0; rank < opts.pes(); rank++) {
+            for (int rank = 0; rank < opts.pes() && !job.isEnding(); rank++) { // a PE that died early ends the starts
                 var env = Map.of(
                         LaunchEnv.RENDEZVOUS, rendezvous.address(),
                         LaunchEnv.JOB_SECRET, secret,
@@ -130,6 +131,10 @@ public final class Oshrun {
                 job.started(rank, p);
                 forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput()));
                 forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput()));
+            }
+            int started = forwarders.size() / 2;
+            if (started < opts.pes()) {
+                log.println("oshrun: PEs " + started + ".." + (opts.pes() - 1) + " were not started: the job had ended");
             }
             job.armBootstrapTimer(bootstrapTimeout);
             if (opts.timeout() != null) {
@@ -215,6 +220,7 @@ public final class Oshrun {
         opts.classpath().stream().filter(e -> !e.equals(core)).forEach(cp::add);
         cmd.add("-cp");
         cmd.add(String.join(File.pathSeparator, cp));
+        cmd.add(PeMain.class.getName()); // ties the PE to this launcher's life, then runs main
         cmd.add(opts.mainClass());
         cmd.addAll(opts.programArgs());
         return cmd;

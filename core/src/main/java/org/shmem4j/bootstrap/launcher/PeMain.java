@@ -1,0 +1,74 @@
+package org.shmem4j.bootstrap.launcher;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Arrays;
+
+/**
+ * How oshrun starts a PE: {@code PeMain <main class> <args>}. It ties the PE's life to the
+ * launcher's from the first instant (a PE that has not called {@code shmem_init} yet has no
+ * connection that could tell it the launcher died), then runs the program's {@code main}.
+ */
+public final class PeMain {
+    /** The parameter lists a main may have, preferred first. */
+    private static final MethodType[] MAIN_FORMS = {
+        MethodType.methodType(void.class, String[].class), MethodType.methodType(void.class)};
+
+    private PeMain() {}
+
+    public static void main(String[] args) throws Throwable {
+        if (args.length == 0) {
+            throw new IllegalArgumentException("usage: PeMain MAIN_CLASS [ARGS...] (started by oshrun)");
+        }
+        dieWithTheLauncher();
+        Class<?> program = Class.forName(args[0], true, ClassLoader.getSystemClassLoader());
+        String[] programArgs = Arrays.copyOfRange(args, 1, args.length);
+        MethodHandle main = entryPoint(program);
+        if (main.type().parameterCount() == 1) {
+            main.invoke(programArgs);
+        } else {
+            main.invoke();
+        }
+    }
+
+    /** Halts this JVM as soon as its parent, the launcher, is gone (even killed with SIGKILL). */
+    private static void dieWithTheLauncher() {
+        ProcessHandle.current().parent().ifPresent(launcher -> launcher.onExit().thenRun(() -> {
+            String rank = System.getenv(LaunchEnv.RANK);
+            System.err.println("shmem4j: PE " + rank + ": its launcher (pid " + launcher.pid() + ") is gone; exiting");
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
+        }));
+    }
+
+    /**
+     * The program's {@code main}: {@code static void main(String[])} as always, or the forms JDK 25
+     * also launches (JEP 512): {@code static void main()}, and instance mains with or without
+     * arguments on a class with a no-argument constructor.
+     */
+    private static MethodHandle entryPoint(Class<?> program) throws ReflectiveOperationException {
+        MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(program, MethodHandles.lookup());
+        for (MethodType type : MAIN_FORMS) {
+            try {
+                return lookup.findStatic(program, "main", type);
+            } catch (NoSuchMethodException | IllegalAccessException e) {
+                // try the next form
+            }
+        }
+        for (MethodType type : MAIN_FORMS) {
+            MethodHandle instanceMain;
+            try {
+                instanceMain = lookup.findVirtual(program, "main", type);
+            } catch (NoSuchMethodException | IllegalAccessException e) {
+                continue;
+            }
+            try {
+                return instanceMain.bindTo(lookup.findConstructor(program, MethodType.methodType(void.class)).invoke());
+            } catch (Throwable t) {
+                throw new ReflectiveOperationException("cannot construct " + program.getName() + " to run its main", t);
+            }
+        }
+        throw new NoSuchMethodException(program.getName() + " has no main method");
+    }
+}
