@@ -73,8 +73,9 @@ final class Jobs {
         return oshrun(n, main.getName(), args);
     }
 
+    /** The tests run more PEs than this machine has cores on purpose: no oversubscription warning. */
     static List<String> oshrun(int n, String main, String... args) {
-        var a = new ArrayList<String>(List.of("-n", Integer.toString(n), "-cp", peClasspath(), main));
+        var a = new ArrayList<String>(List.of("-n", Integer.toString(n), "--oversubscribe", "-cp", peClasspath(), main));
         a.addAll(List.of(args));
         return oshrun(a);
     }

@@ -26,7 +26,7 @@ class LauncherTest {
 
     @Test
     void tagOutputPrefixesEveryLineWithItsRank() {
-        var args = new ArrayList<>(List.of("-n", "3", "--tag-output", "-cp", Jobs.peClasspath(), Hello.class.getName()));
+        var args = new ArrayList<>(List.of("-n", "3", "--oversubscribe", "--tag-output", "-cp", Jobs.peClasspath(), Hello.class.getName()));
         var r = Jobs.run("Hello -n 3 --tag-output", Jobs.oshrun(args));
         assertEquals(0, r.exit(), r::describe);
         assertEquals(IntStream.range(0, 3).mapToObj(i -> "[1," + i + "]<stdout>: Hello from PE " + i + " of 3").toList(),

@@ -21,14 +21,15 @@ import java.util.jar.JarFile;
  * @param programArgs arguments passed to every PE's main
  * @param hosts       number of pseudo-hosts the PEs are split into ({@code --hosts H}, 1 to
  *                    {@code pes}), or 0 when not given (every PE on its machine's host)
+ * @param oversubscribe more PEs than cores are intended ({@code --oversubscribe}): no warning
  */
 public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions,
-        List<String> classpath, String mainClass, List<String> programArgs, int hosts) {
+        List<String> classpath, String mainClass, List<String> programArgs, int hosts, boolean oversubscribe) {
 
     /** Options without pseudo-hosts. */
     public LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions, List<String> classpath,
             String mainClass, List<String> programArgs) {
-        this(pes, tagOutput, timeout, jvmOptions, classpath, mainClass, programArgs, 0);
+        this(pes, tagOutput, timeout, jvmOptions, classpath, mainClass, programArgs, 0, false);
     }
 
     /** A command line that cannot be run; {@code oshrun} prints it and exits with status 2. */
@@ -46,7 +47,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
     }
 
     public static final String USAGE = """
-            Usage: oshrun -n N [--hosts H] [--tag-output] [--timeout SECONDS] [JVM options...]
+            Usage: oshrun -n N [--hosts H] [--oversubscribe] [--tag-output] [--timeout SECONDS] [JVM options...]
                           (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
 
             Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them.
@@ -56,11 +57,15 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                                  on host r*H/N. Teams SHARED, host and leaders, shmem_ptr and the
                                  collective algorithms treat each pseudo-host as a separate machine;
                                  data still moves through this machine's shared memory
+              --oversubscribe    more PEs than cores are intended (else oshrun warns; waits then
+                                 yield the core at once instead of spinning)
               --tag-output       prefix each output line with [1,<rank>]<stdout>: or [1,<rank>]<stderr>:
               --timeout SECONDS  end the job (status 124) if it runs longer than SECONDS
               -h, --help         print this help
-              JVM options        anything else starting with '-' before -cp/-jar, e.g. -Xmx1g, -Dkey=value,
-                                 --enable-native-access=ALL-UNNAMED; given to every PE
+              JVM options        -X..., -XX:..., -D..., -ea/-da/-esa/-dsa, -verbose..., -agentlib:,
+                                 -agentpath:, -javaagent:, and the JDK's -- options (--add-opens,
+                                 --enable-native-access=ALL-UNNAMED, --enable-preview, ...); given to
+                                 every PE. Any other option is a usage error
               -cp, -classpath, --class-path CLASSPATH MainClass
                                  run MainClass; the shmem4j library is added to the class path
               -jar app.jar       run the Main-Class of app.jar (with its manifest Class-Path)
@@ -77,6 +82,20 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
     private static final Set<String> JVM_OPTIONS_WITH_VALUE = Set.of("--add-opens", "--add-exports", "--add-reads",
             "--add-modules", "--enable-native-access", "--limit-modules", "--patch-module", "-p", "--module-path",
             "--upgrade-module-path", "--illegal-native-access");
+    /** The JDK's other long options a PE may take (with {@code =value} where they have one). */
+    private static final Set<String> JVM_LONG_OPTIONS = Set.of("--enable-preview", "--sun-misc-unsafe-memory-access",
+            "--finalization", "--show-module-resolution", "--validate-modules", "--disable-@files");
+    /** Prefixes of the JVM's single-dash options. */
+    private static final List<String> JVM_OPTION_PREFIXES = List.of("-X", "-D", "-verbose", "-agentlib:", "-agentpath:",
+            "-javaagent:", "-ea", "-da", "-esa", "-dsa", "-enableassertions", "-disableassertions",
+            "-enablesystemassertions", "-disablesystemassertions", "-server", "-splash:");
+
+    /** True for an option the JVM takes: the only options besides oshrun's own that oshrun accepts. */
+    static boolean isJvmOption(String a) {
+        String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+        return JVM_OPTIONS_WITH_VALUE.contains(name) || JVM_LONG_OPTIONS.contains(name)
+                || (!a.startsWith("--") && JVM_OPTION_PREFIXES.stream().anyMatch(a::startsWith));
+    }
 
     /** Parses {@code args} (reading the manifest for {@code -jar}). */
     public static LaunchOptions parse(List<String> args) throws UsageException, HelpRequested {
@@ -84,6 +103,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         boolean tag = false;
         Duration timeout = null;
         Integer hosts = null;
+        boolean oversubscribe = false;
         var jvm = new ArrayList<String>();
         int i = 0;
         while (true) {
@@ -117,6 +137,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     }
                 }
                 case "--tag-output" -> tag = true;
+                case "--oversubscribe" -> oversubscribe = true;
                 case "--timeout" -> {
                     String v = value(args, i++, a);
                     try {
@@ -139,8 +160,8 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                         throw new UsageException("expected the main class after " + a + " " + cp + ", not '" + main + "'");
                     }
                     int n = requirePes(pes);
-                    return new LaunchOptions(n, tag, timeout, jvm, splitPath(cp), main,
-                            List.copyOf(args.subList(i + 2, args.size())), checkHosts(hosts, n));
+                    return new LaunchOptions(n, tag, timeout, jvm, existing(a, splitPath(cp)), main,
+                            List.copyOf(args.subList(i + 2, args.size())), checkHosts(hosts, n), oversubscribe);
                 }
                 case "-jar" -> {
                     String jar = value(args, i++, a);
@@ -148,7 +169,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     int h = checkHosts(hosts, n);
                     var fromJar = readJar(Path.of(jar));
                     return new LaunchOptions(n, tag, timeout, jvm, fromJar.classpath(),
-                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h);
+                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h, oversubscribe);
                 }
                 default -> {
                     if (!a.startsWith("-")) {
@@ -157,6 +178,9 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     }
                     if (a.startsWith("-n") && a.length() > 2 && Character.isDigit(a.charAt(2))) {
                         throw new UsageException("write '-n " + a.substring(2) + "', not '" + a + "'");
+                    }
+                    if (!isJvmOption(a)) {
+                        throw new UsageException("unknown option '" + a + "' (neither an oshrun option nor a JVM option)");
                     }
                     jvm.add(a);
                     if (JVM_OPTIONS_WITH_VALUE.contains(a)) {
@@ -191,6 +215,20 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
             throw new UsageException(option + " needs a value");
         }
         return args.get(i + 1);
+    }
+
+    /**
+     * The class path entries, after checking they exist: the JVM skips a missing entry silently,
+     * and every PE would then fail alike with a ClassNotFoundException.
+     */
+    private static List<String> existing(String option, List<String> entries) throws UsageException {
+        for (String e : entries) {
+            Path p = Path.of(e.endsWith("/*") || e.equals("*") ? e.substring(0, Math.max(0, e.length() - 1)) + "." : e);
+            if (!Files.exists(p)) {
+                throw new UsageException(option + ": class path entry '" + e + "' does not exist");
+            }
+        }
+        return entries;
     }
 
     private static List<String> splitPath(String cp) {

@@ -63,6 +63,11 @@ public final class Oshrun {
             log.println("Try 'oshrun --help' for more information.");
             return USAGE_ERROR;
         }
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (opts.pes() > cores && !opts.oversubscribe()) {
+            log.println("oshrun: warning: " + opts.pes() + " PEs on " + cores + " cores: the machine is oversubscribed"
+                    + " (PEs then yield the core while they wait); add --oversubscribe if that is intended");
+        }
         long bootstrapTimeout;
         try {
             bootstrapTimeout = bootstrapTimeoutSeconds();

@@ -60,7 +60,7 @@ class OshrunTest {
     }
 
     private static List<String> job(int n, String... modeArgs) {
-        var a = new ArrayList<>(List.of("-n", Integer.toString(n), "-cp", PE_CP, TestPe.class.getName()));
+        var a = new ArrayList<>(List.of("-n", Integer.toString(n), "--oversubscribe", "-cp", PE_CP, TestPe.class.getName()));
         a.addAll(List.of(modeArgs));
         return a;
     }
@@ -418,13 +418,13 @@ class OshrunTest {
     @Test
     void parserSeparatesLauncherAndJvmOptions() throws Exception {
         var o = LaunchOptions.parse(List.of("--tag-output", "-np", "4", "-Xmx1g", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-                "--enable-native-access=ALL-UNNAMED", "--timeout", "2.5", "-cp", "a:b", "Main", "-n", "x"));
+                "--enable-native-access=ALL-UNNAMED", "--timeout", "2.5", "-cp", ".:/", "Main", "-n", "x"));
         assertEquals(4, o.pes());
         assertTrue(o.tagOutput());
         assertEquals(2500, o.timeout().toMillis());
         assertEquals(List.of("-Xmx1g", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED"),
                 o.jvmOptions());
-        assertEquals(List.of("a", "b"), o.classpath());
+        assertEquals(List.of(".", "/"), o.classpath());
         assertEquals("Main", o.mainClass());
         assertEquals(List.of("-n", "x"), o.programArgs(), "program args are not parsed");
     }

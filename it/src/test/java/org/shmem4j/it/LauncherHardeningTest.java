@@ -9,9 +9,23 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A PE dies with its launcher, even one that never called shmem_init and oshrun killed by SIGKILL. */
+/** oshrun as a careless user or a hostile machine would meet it. */
 @Timeout(120)
-class LauncherDeathTest {
+class LauncherHardeningTest {
+
+    @Test
+    void moreThanOnePePerCoreWarnsUnlessIntended() {
+        int n = Runtime.getRuntime().availableProcessors() + 1;
+        var warned = Jobs.run("Hello -n " + n + " without --oversubscribe",
+                Jobs.oshrun(List.of("-n", Integer.toString(n), "-cp", Jobs.peClasspath(), org.shmem4j.examples.Hello.class.getName())),
+                Map.of(), Duration.ofSeconds(60));
+        assertTrue(warned.exit() == 0 && warned.stderrText().contains("oversubscribed")
+                && warned.stderrText().contains("--oversubscribe"), warned::describe);
+        var quiet = Jobs.run("Hello -n " + n, Jobs.oshrun(n, org.shmem4j.examples.Hello.class), Map.of(), Duration.ofSeconds(60));
+        assertTrue(quiet.exit() == 0 && quiet.stderr().isEmpty(), quiet::describe);
+    }
+
+    /** A PE dies with its launcher, even one that never called shmem_init and oshrun killed by SIGKILL. */
 
     @Test
     void pesThatNeverInitializedDieWhenOshrunIsKilled() throws Exception {
