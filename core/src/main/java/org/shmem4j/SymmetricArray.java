@@ -35,8 +35,17 @@ public abstract sealed class SymmetricArray<A> extends SymmetricObject
         return elementLayout().byteSize();
     }
 
-    /** Length of a Java array of this object's element type. */
-    public abstract int arrayLength(A array);
+    /**
+     * Throws unless {@code other} holds the same element type: the generic signatures make mixing
+     * impossible at compile time, but raw types and unchecked casts can still get here, and a copy
+     * counted in one type's elements over another's would read or write the wrong bytes.
+     */
+    public final void requireSameElements(String routine, SymmetricArray<?> other) {
+        if (other != null && other.getClass() != getClass()) {
+            throw new IllegalArgumentException(routine + ": dest holds " + elementLayout().carrier() + " elements but source holds "
+                    + other.elementLayout().carrier() + " elements");
+        }
+    }
 
     /**
      * Checks that {@code [index, index + count)} lies inside this live object and returns the heap

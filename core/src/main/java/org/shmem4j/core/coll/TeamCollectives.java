@@ -44,11 +44,26 @@ public final class TeamCollectives {
         }
     }
 
-    /** Source and destination of a reduction or scan must coincide or be disjoint (spec 9.10.9). */
+    /**
+     * Source and destination of a reduction, scan or broadcast must coincide (in place) or be
+     * disjoint (spec 9.10.9; broadcast in place is harmless: the root's data stays).
+     */
     private static void checkOverlap(String routine, long dest, long src, long bytes) {
         if (dest != src && dest < src + bytes && src < dest + bytes) {
             throw new IllegalArgumentException(routine + ": dest and source overlap partially (offsets " + dest + " and "
                     + src + ", " + bytes + " bytes); they must be the same object range or disjoint");
+        }
+    }
+
+    /**
+     * Collects and all-to-alls have no in-place form: pointer arguments must not overlap (the spec
+     * excepts only in-place reductions), and a PE's dest is written while its source is still read
+     * by others.
+     */
+    private static void checkDisjoint(String routine, long dest, long destBytes, long src, long srcBytes) {
+        if (destBytes > 0 && srcBytes > 0 && dest < src + srcBytes && src < dest + destBytes) {
+            throw new IllegalArgumentException(routine + ": dest (offset " + dest + ", " + destBytes + " bytes) and source"
+                    + " (offset " + src + ", " + srcBytes + " bytes) overlap; they must be disjoint");
         }
     }
 
@@ -65,6 +80,7 @@ public final class TeamCollectives {
         long bytes = bytes(routine, count, elementBytes);
         long d = dest.byteRange(routine, 0, bytes);
         long s = source.byteRange(routine, 0, bytes);
+        checkOverlap(routine, d, s, bytes);
         checkRoot(routine, root);
         policy.broadcast(support, bytes).run(support, d, s, bytes, root);
     }
@@ -74,7 +90,9 @@ public final class TeamCollectives {
             long elementBytes) {
         long bytes = bytes(routine, count, elementBytes);
         long s = source.byteRange(routine, 0, bytes);
-        long d = dest.byteRange(routine, 0, bytes(routine, bytes, size()));
+        long total = bytes(routine, bytes, size());
+        long d = dest.byteRange(routine, 0, total);
+        checkDisjoint(routine, d, total, s, bytes);
         policy.fcollect(support, bytes).fixed(support, d, s, bytes);
     }
 
@@ -83,6 +101,8 @@ public final class TeamCollectives {
             long elementBytes) {
         long bytes = bytes(routine, count, elementBytes);
         long s = source.byteRange(routine, 0, bytes);
+        // The total is known only after the counts are exchanged: no part of dest may hold the source.
+        checkDisjoint(routine, dest.byteRange(routine, 0, 0), dest.byteSize(), s, bytes);
         policy.collect(support, bytes).variable(support, routine, dest, s, bytes);
     }
 
@@ -93,6 +113,7 @@ public final class TeamCollectives {
         long total = bytes(routine, block, size());
         long d = dest.byteRange(routine, 0, total);
         long s = source.byteRange(routine, 0, total);
+        checkDisjoint(routine, d, total, s, total);
         if (block > 0) {
             policy.alltoall(support, block).run(support, d, s, block, block, block, block);
         }
@@ -109,8 +130,11 @@ public final class TeamCollectives {
             throw new IllegalArgumentException(routine + ": strides must be at least 1 (dst=" + dst + ", sst=" + sst + ")");
         }
         long n = bytes(routine, count, size());
-        long d = dest.byteRange(routine, 0, n == 0 ? 0 : bytes(routine, (n - 1) * dst + 1, elementBytes));
-        long s = source.byteRange(routine, 0, n == 0 ? 0 : bytes(routine, (n - 1) * sst + 1, elementBytes));
+        long destBytes = n == 0 ? 0 : bytes(routine, (n - 1) * dst + 1, elementBytes);
+        long srcBytes = n == 0 ? 0 : bytes(routine, (n - 1) * sst + 1, elementBytes);
+        long d = dest.byteRange(routine, 0, destBytes);
+        long s = source.byteRange(routine, 0, srcBytes);
+        checkDisjoint(routine, d, destBytes, s, srcBytes);
         policy.alltoall(support, count * elementBytes).run(support, d, s, count * elementBytes, dst * elementBytes,
                 sst * elementBytes, elementBytes);
     }
