@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.shmem4j.bootstrap.launcher.Wire;
 
@@ -137,7 +138,11 @@ final class Rendezvous implements AutoCloseable {
         DataInputStream in;
         Wire.Hello hello;
         // One deadline for the whole handshake: closing the socket ends the read wherever it is.
-        ScheduledFuture<?> deadline = deadlines.schedule(() -> closeQuietly(s), helloTimeoutMs, TimeUnit.MILLISECONDS);
+        AtomicBoolean expired = new AtomicBoolean();
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> {
+            expired.set(true); // before the close: the reader's failure must know why
+            closeQuietly(s);
+        }, helloTimeoutMs, TimeUnit.MILLISECONDS);
         try {
             s.setTcpNoDelay(true);
             c = new Connection(s);
@@ -149,13 +154,13 @@ final class Rendezvous implements AutoCloseable {
             }
             hello = h;
         } catch (IOException e) {
-            reject(s, null, peer, deadline.isDone() ? "no HELLO within " + helloTimeoutMs + " ms" : e.getMessage());
+            reject(s, null, peer, expired.get() ? "no HELLO within " + helloTimeoutMs + " ms" : e.getMessage());
             return;
         } finally {
             deadline.cancel(false);
             handshakes.release();
         }
-        if (s.isClosed()) { // the deadline fired just as the HELLO arrived
+        if (expired.get()) { // the deadline fired just as the HELLO arrived
             reject(s, null, peer, "no HELLO within " + helloTimeoutMs + " ms");
             return;
         }
