@@ -82,7 +82,9 @@ class LifecycleInProcessTest {
         var result = InProcessTestSupport.runWith(3, InProcessTestSupport.env(), () -> {
             try (Shmem shmem = Shmem.init()) {
                 if (shmem.myPe() == 1) {
-                    Thread.sleep(300); // the others are parked in the barrier by now
+                    // Only makes it likely that the others are parked in the barrier already; the
+                    // exit must reach them wherever they are.
+                    Thread.sleep(300);
                     shmem.globalExit(3);
                 }
                 shmem.barrierAll();
@@ -94,7 +96,6 @@ class LifecycleInProcessTest {
 
     @Test
     void aFailingPeEndsTheOthersWaits() {
-        long start = System.nanoTime();
         var result = InProcessJob.run(3, InProcessTestSupport.env(), Duration.ofSeconds(60), () -> {
             try (Shmem shmem = Shmem.init()) {
                 if (shmem.myPe() == 1) {
@@ -106,7 +107,6 @@ class LifecycleInProcessTest {
         assertEquals(1, result.status());
         assertFalse(result.timedOut());
         assertTrue(result.failures().toString().contains("boom on PE 1"), result.failures().toString());
-        assertTrue(System.nanoTime() - start < Duration.ofSeconds(10).toNanos());
     }
 
     @Test

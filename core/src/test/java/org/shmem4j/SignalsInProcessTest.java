@@ -210,15 +210,14 @@ class SignalsInProcessTest {
                 SymmetricLongArray data = shmem.calloc(ValueLayout.JAVA_LONG, 1024);
                 shmem.barrierAll();
                 if (me == 1) {
-                    Thread.sleep(300); // long enough for the waiter to reach its parking back-off
+                    // Only makes it likely that the waiter has reached its parking back-off; the
+                    // assertions hold whenever the signal arrives.
+                    Thread.sleep(300);
                     long[] payload = new long[1024];
                     java.util.Arrays.fill(payload, 77L);
                     shmem.putSignal(data, 0, payload, 0, 1024, sig, 0, 1, SignalOp.SET, 0);
                 } else {
-                    long t0 = System.nanoTime();
                     assertEquals(1L, shmem.signalWaitUntil(sig, 0, Cmp.EQ, 1));
-                    long ms = (System.nanoTime() - t0) / 1_000_000;
-                    assertTrue(ms >= 250, "returned after " + ms + " ms, before the signal");
                     for (int i = 0; i < 1024; i++) {
                         assertEquals(77L, data.get(i));
                     }

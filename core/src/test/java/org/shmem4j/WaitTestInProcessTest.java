@@ -172,7 +172,8 @@ class WaitTestInProcessTest {
                 int[] idx = new int[5];
                 long[] lvals = {1, 2, 3, 4, 5};
                 int[] ivals = {1, 2, 3, 4, 5};
-                long t0 = System.nanoTime();
+                // Nobody writes these words: a test form that blocked would never return (and the
+                // test's timeout would name it), so finishing the loop is the check.
                 for (int k = 0; k < 2000; k++) {
                     assertFalse(shmem.test(l, 3, Cmp.NE, 0L));
                     assertFalse(shmem.test(i, 3, Cmp.UGT, 0));
@@ -183,8 +184,6 @@ class WaitTestInProcessTest {
                     assertEquals(-1L, shmem.testAnyVector(l, 2, 5, null, Cmp.EQ, lvals));
                     assertEquals(0, shmem.testSomeVector(i, 2, 5, idx, null, Cmp.EQ, ivals));
                 }
-                long ms = (System.nanoTime() - t0) / 1_000_000;
-                assertTrue(ms < 2000, "16000 false tests took " + ms + " ms: a test form blocks");
 
                 // elements 2..6 are the group; make group entries 1 and 3 satisfy "EQ vals[i]"
                 l.set(3, 2);
@@ -286,11 +285,11 @@ class WaitTestInProcessTest {
                 long t0 = System.nanoTime();
                 assertFalse(shmem.waitUntil(l, 0, Cmp.NE, 0L, Duration.ofMillis(300)));
                 long ms = (System.nanoTime() - t0) / 1_000_000;
-                assertTrue(ms >= 290 && ms < 3000, "timed wait of 300 ms took " + ms + " ms");
+                assertTrue(ms >= 300, "a timed wait of 300 ms gave up after " + ms + " ms");
                 t0 = System.nanoTime();
                 assertFalse(shmem.waitUntil(i, 0, Cmp.UGT, 0, Duration.ofMillis(100)));
                 ms = (System.nanoTime() - t0) / 1_000_000;
-                assertTrue(ms >= 90 && ms < 3000, "timed wait of 100 ms took " + ms + " ms");
+                assertTrue(ms >= 100, "a timed wait of 100 ms gave up after " + ms + " ms");
                 // zero timeout: a test; a condition that holds returns true at once
                 assertFalse(shmem.waitUntil(l, 0, Cmp.EQ, 1L, Duration.ZERO));
                 assertTrue(shmem.waitUntil(l, 0, Cmp.EQ, 0L, Duration.ZERO));
@@ -311,16 +310,16 @@ class WaitTestInProcessTest {
                 SymmetricIntArray i = shmem.calloc(ValueLayout.JAVA_INT, 1);
                 shmem.barrierAll();
                 if (me == 1) {
+                    // The pauses only make it likely that PE 0 is already waiting (parked): a
+                    // timed wait returns true only once the condition holds, whenever it started.
                     Thread.sleep(200);
                     shmem.atomicSet(l, 0, Long.MIN_VALUE, 0);
                     Thread.sleep(100);
                     shmem.atomicSet(i, 0, -1, 0);
                 } else {
-                    long t0 = System.nanoTime();
-                    assertTrue(shmem.waitUntil(l, 0, Cmp.UGT, Long.MAX_VALUE, Duration.ofSeconds(20)));
-                    long ms = (System.nanoTime() - t0) / 1_000_000;
-                    assertTrue(ms >= 150 && ms < 10_000, "returned after " + ms + " ms");
-                    assertTrue(shmem.waitUntil(i, 0, Cmp.LT, 0, Duration.ofSeconds(20)));
+                    assertTrue(shmem.waitUntil(l, 0, Cmp.UGT, Long.MAX_VALUE, Duration.ofSeconds(60)));
+                    assertEquals(Long.MIN_VALUE, l.get(0));
+                    assertTrue(shmem.waitUntil(i, 0, Cmp.LT, 0, Duration.ofSeconds(60)));
                     assertEquals(-1, i.get(0));
                 }
                 shmem.barrierAll();

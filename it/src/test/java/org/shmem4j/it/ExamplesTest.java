@@ -176,7 +176,6 @@ class ExamplesTest {
         var r = Jobs.run("GlobalExitExample (missing file) -n 4",
                 Jobs.oshrun(4, GlobalExitExample.class, missing.toString()));
         assertEquals(GlobalExitExample.EXIT_FAILURE, r.exit(), r::describe);
-        assertTrue(r.wallMillis() < 10_000, () -> "slow global exit: " + r.describe());
         assertTrue(r.stderrText().contains("PE 0 (pid ") && r.stderrText().contains("called shmem_global_exit(1)"),
                 r::describe);
         assertTrue(r.stderrText().contains("PE 0: cannot open " + missing), r::describe);
