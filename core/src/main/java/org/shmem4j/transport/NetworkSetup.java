@@ -1,0 +1,27 @@
+package org.shmem4j.transport;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.Function;
+
+/**
+ * What a {@link NetworkProvider} needs from the runtime to open a transport.
+ *
+ * @param rank this PE's world rank
+ * @param remote indexed by world rank: true for the PEs this transport must reach (those on other nodes)
+ * @param region this PE's whole symmetric region (peers address it by offset), already mapped
+ * @param allGather the bootstrap's exchange: every PE's contribution, indexed by rank
+ */
+public record NetworkSetup(int rank, boolean[] remote, MemorySegment region, Function<byte[], byte[][]> allGather) {
+    public NetworkSetup {
+        remote = remote.clone();
+    }
+
+    public int npes() {
+        return remote.length;
+    }
+
+    @Override
+    public boolean[] remote() {
+        return remote.clone();
+    }
+}
