@@ -21,7 +21,7 @@ public final class ThrowInsideTryWithResources {
             shmem.barrierAll();
             int me = shmem.myPe();
             if (me == shmem.nPes() - 1) {
-                throw new IllegalStateException("deliberate failure on PE " + me + " inside try-with-resources");
+                throw new SlowToReport("deliberate failure on PE " + me + " inside try-with-resources");
             }
             if (!pointToPoint) {
                 shmem.barrierAll();
@@ -31,6 +31,27 @@ public final class ThrowInsideTryWithResources {
                 return; // nothing to wait for
             }
             System.out.println("PE " + me + " passed the step the failed PE never reached");
+        }
+    }
+
+    /**
+     * An exception that takes a while to print, as any does on a loaded machine: the peers fail
+     * (their barrier sees this PE finalize) and oshrun ends the job while it is still being
+     * reported, which makes a launcher that halts PEs too early lose it (no sleep orders anything).
+     */
+    private static final class SlowToReport extends IllegalStateException {
+        SlowToReport(String message) {
+            super(message);
+        }
+
+        @Override
+        public String getMessage() {
+            try {
+                Thread.sleep(700);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return super.getMessage();
         }
     }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
+import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
 import org.shmem4j.bootstrap.launcher.Wire;
 
 /**
@@ -20,8 +21,11 @@ import org.shmem4j.bootstrap.launcher.Wire;
  * monitor, while network sends and kills happen outside it.
  */
 final class Job {
-    /** Delay between ABORT and SIGTERM, so that PEs can print why they are ending. */
-    static final long ABORT_TO_TERM_MS = 100;
+    /**
+     * Delay between ABORT and SIGTERM: an aborted PE ends by itself once its program has reported
+     * (a PE waiting in the library fails at once), within its grace; SIGTERM only comes after.
+     */
+    static final long ABORT_TO_TERM_MS = LauncherBootstrap.ABORT_GRACE_MS + 200;
     /** Delay between SIGTERM and SIGKILL. */
     static final long TERM_TO_KILL_MS = 300;
     /** How long a PE that called global exit gets to finish its own exit. */

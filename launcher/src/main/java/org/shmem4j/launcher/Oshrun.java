@@ -41,7 +41,7 @@ public final class Oshrun {
     private static final String EXIT_WAIT_FLAG = "-XX:UserThreadWaitAttemptsAtExit=";
     private static final String ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     /** After the job ended: how long PEs get to disappear, and their output to drain. */
-    private static final long EXIT_WAIT_MS = 2500, DRAIN_WAIT_MS = 500;
+    private static final long EXIT_WAIT_MS = Job.ABORT_TO_TERM_MS + Job.TERM_TO_KILL_MS + 500, DRAIN_WAIT_MS = 500;
 
     private Oshrun() {}
 

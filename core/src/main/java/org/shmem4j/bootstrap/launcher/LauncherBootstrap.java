@@ -26,13 +26,17 @@ import org.shmem4j.bootstrap.JobMember;
  *
  * <p><b>Teardown.</b> A daemon thread reads the launcher's frames. On ABORT (another PE failed or
  * called global exit) the reason becomes visible through {@link #abortReason()}, a pending
- * all-gather fails, the reason is printed and the process halts with status 1 after a short grace:
+ * all-gather fails, the reason is printed and the process halts with status 1 once its program has
+ * ended (reporting its own failure) or a grace has passed:
  * this PE cannot continue without its peers. If the launcher itself disappears the process halts
  * as well, so no PE outlives its job.
  */
 public final class LauncherBootstrap extends JobMember {
-    /** Time an aborted PE gets to report before it halts itself. */
-    private static final long ABORT_GRACE_MS = 200;
+    /**
+     * Time an aborted PE's program gets to end and report before the PE halts itself; oshrun
+     * sends SIGTERM only after it (Job.ABORT_TO_TERM_MS).
+     */
+    public static final long ABORT_GRACE_MS = 1500;
     private static final int CONNECT_TIMEOUT_MS = 10_000;
 
     // The single justified piece of static state: the process is the PE, and the launcher knows
@@ -246,7 +250,7 @@ public final class LauncherBootstrap extends JobMember {
         System.err.println("shmem4j: PE " + rank() + ": " + reason);
         System.err.flush();
         try {
-            Thread.sleep(ABORT_GRACE_MS); // lets the runtime notice abortReason and report
+            PeMain.awaitProgramEnd(ABORT_GRACE_MS); // PEs waiting in the library fail at once; a failing PE reports
         } catch (InterruptedException ignored) {
             // halting anyway
         }

@@ -15,7 +15,26 @@ public final class PeMain {
     private static final MethodType[] MAIN_FORMS = {
         MethodType.methodType(void.class, String[].class), MethodType.methodType(void.class)};
 
+    /** The thread running the program's main, once PeMain started it (null in a PE not started by oshrun). */
+    private static volatile Thread programThread;
+
     private PeMain() {}
+
+    /**
+     * Waits up to {@code ms} for the program's main to end, returning at once if it already has
+     * or this PE was not started through PeMain (then it sleeps briefly instead): an aborted PE
+     * gives its program this long to report. The exception that fails a PE unwinds through
+     * {@code close()} first, and the finalize there lets the peers fail too, so without the wait
+     * the launcher's abort would often halt the failing PE before it printed its own exception.
+     */
+    static void awaitProgramEnd(long ms) throws InterruptedException {
+        Thread program = programThread;
+        if (program == null) {
+            Thread.sleep(Math.min(ms, 200));
+        } else if (program != Thread.currentThread()) {
+            program.join(ms);
+        }
+    }
 
     public static void main(String[] args) throws Throwable {
         if (args.length == 0) {
@@ -25,6 +44,7 @@ public final class PeMain {
         Class<?> program = Class.forName(args[0], true, ClassLoader.getSystemClassLoader());
         String[] programArgs = Arrays.copyOfRange(args, 1, args.length);
         MethodHandle main = entryPoint(program);
+        programThread = Thread.currentThread();
         if (main.type().parameterCount() == 1) {
             main.invoke(programArgs);
         } else {
