@@ -3,7 +3,6 @@ package org.shmem4j;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,15 +83,11 @@ class CollectiveAlgorithmsATest {
                 Team world = shmem.teamWorld();
                 int n = world.nPes();
                 SymmetricLongArray word = shmem.calloc(ValueLayout.JAVA_LONG, 1);
-                MemorySegment[] peers = new MemorySegment[n];
-                for (int j = 0; j < n; j++) {
-                    peers[j] = world.ptr(word, j);
-                }
                 for (int it = 1; it <= 300; it++) {
                     word.set(0, it);
                     world.sync();
                     for (int j = 0; j < n; j++) {
-                        assertEquals(it, peers[j].get(ValueLayout.JAVA_LONG, 0), "PE " + j + " in iteration " + it);
+                        assertEquals(it, shmem.g(word, 0, j), "PE " + j + " in iteration " + it);
                     }
                     world.sync();
                 }

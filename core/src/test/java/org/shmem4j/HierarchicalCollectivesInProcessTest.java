@@ -21,7 +21,7 @@ class HierarchicalCollectivesInProcessTest {
     private static final int ROUNDS = 30;
 
     static Map<String, String> forced() {
-        return InProcessTestSupport.env("SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_BCAST_ALGORITHM", "hierarchical",
+        return InProcessTestSupport.oneNodeEnv("SHMEM_BARRIER_ALGORITHM", "hierarchical", "SHMEM_BCAST_ALGORITHM", "hierarchical",
                 "SHMEM_REDUCE_ALGORITHM", "hierarchical", "SHMEM_SYMMETRIC_SIZE", "16m");
     }
 
@@ -29,7 +29,7 @@ class HierarchicalCollectivesInProcessTest {
     @CsvSource({"4, 2, true", "5, 2, true", "6, 2, true", "6, 3, true", "12, 3, true", "12, 2, true", "7, 3, true",
             "4, 1, true", "1, 1, true", "3, 3, true", "12, 3, false", "5, 2, false", "6, 3, false"})
     void matchesReferences(int n, int hosts, boolean force) {
-        Map<String, String> env = force ? forced() : InProcessTestSupport.env("SHMEM_SYMMETRIC_SIZE", "16m");
+        Map<String, String> env = force ? forced() : InProcessTestSupport.oneNodeEnv("SHMEM_SYMMETRIC_SIZE", "16m");
         InProcessJob.run(n, hosts, env, Duration.ofSeconds(240), () -> {
             try (Shmem shmem = Shmem.init()) {
                 Arrays a = new Arrays(shmem);

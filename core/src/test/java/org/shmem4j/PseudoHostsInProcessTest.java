@@ -92,7 +92,7 @@ class PseudoHostsInProcessTest {
 
     @Test
     void twelvePesOnThreePseudoHosts() {
-        InProcessJob.run(12, 3, InProcessTestSupport.env(), Duration.ofSeconds(60), () -> {
+        InProcessJob.run(12, 3, InProcessTestSupport.oneNodeEnv(), Duration.ofSeconds(60), () -> {
             try (Shmem shmem = Shmem.init()) {
                 checkTeams(shmem, 3);
             }
@@ -102,7 +102,7 @@ class PseudoHostsInProcessTest {
     @ParameterizedTest(name = "{0} PEs on {1} pseudo-hosts (environment variable)")
     @CsvSource({"12, 3", "5, 2", "4, 4", "3, 1"})
     void pseudoHostsFromTheEnvironment(int n, int hosts) {
-        InProcessTestSupport.runWith(n, InProcessTestSupport.env(InProcessHub.HOSTS, Integer.toString(hosts)), () -> {
+        InProcessTestSupport.runWith(n, InProcessTestSupport.oneNodeEnv(InProcessHub.HOSTS, Integer.toString(hosts)), () -> {
             try (Shmem shmem = Shmem.init()) {
                 checkTeams(shmem, hosts);
             }
@@ -111,7 +111,7 @@ class PseudoHostsInProcessTest {
 
     @Test
     void withoutPseudoHostsEveryPeIsOnOneHost() {
-        InProcessTestSupport.run(4, () -> {
+        InProcessTestSupport.runWith(4, InProcessTestSupport.oneNodeEnv(), () -> {
             try (Shmem shmem = Shmem.init()) {
                 assertEquals(4, shmem.teamShared().nPes());
                 SymmetricLongArray x = shmem.calloc(ValueLayout.JAVA_LONG, 1);
@@ -120,12 +120,12 @@ class PseudoHostsInProcessTest {
                 }
                 x.close();
             }
-        });
+        }).orThrow();
     }
 
     @Test
     void ptrAcrossPseudoHostsIsNull() {
-        InProcessJob.run(4, 2, InProcessTestSupport.env(), Duration.ofSeconds(60), () -> {
+        InProcessJob.run(4, 2, InProcessTestSupport.oneNodeEnv(), Duration.ofSeconds(60), () -> {
             try (Shmem shmem = Shmem.init()) {
                 SymmetricIntArray x = shmem.calloc(ValueLayout.JAVA_INT, 4);
                 int me = shmem.myPe();
@@ -142,13 +142,13 @@ class PseudoHostsInProcessTest {
     @ValueSource(ints = {0, -1, 5})
     void badPseudoHostCounts(int hosts) {
         assertThrows(IllegalArgumentException.class,
-                () -> InProcessJob.run(4, hosts, InProcessTestSupport.env(), Duration.ofSeconds(10), () -> {
+                () -> InProcessJob.run(4, hosts, InProcessTestSupport.oneNodeEnv(), Duration.ofSeconds(10), () -> {
                 }));
         assertThrows(IllegalArgumentException.class, () -> InProcessTestSupport.runWith(4,
-                InProcessTestSupport.env(InProcessHub.HOSTS, Integer.toString(hosts)), () -> {
+                InProcessTestSupport.oneNodeEnv(InProcessHub.HOSTS, Integer.toString(hosts)), () -> {
                 }));
         assertThrows(IllegalArgumentException.class, () -> InProcessTestSupport.runWith(4,
-                InProcessTestSupport.env(InProcessHub.HOSTS, "two"), () -> {
+                InProcessTestSupport.oneNodeEnv(InProcessHub.HOSTS, "two"), () -> {
                 }));
     }
 

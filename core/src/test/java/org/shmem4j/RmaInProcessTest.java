@@ -186,10 +186,17 @@ class RmaInProcessTest {
                 if (me == 0) {
                     for (int pe = 0; pe < n; pe++) {
                         MemorySegment p = shmem.ptr(dest, pe);
-                        assertNotNull(p);
+                        int[] values = {pe * 10 + 1, pe * 10 + 2, pe * 10 + 3, pe * 10 + 4};
+                        // Load/store reaches exactly the PEs of this PE's node (all of them on one node).
+                        boolean sameNode = shmem.teamWorld().translatePe(pe, shmem.teamShared()) >= 0;
+                        assertEquals(sameNode, p != null, "shmem_ptr to PE " + pe);
+                        if (p == null) {
+                            shmem.put(dest, 0, values, 0, 4, pe);
+                            continue;
+                        }
                         assertEquals(16, p.byteSize());
                         for (int k = 0; k < 4; k++) {
-                            p.setAtIndex(ValueLayout.JAVA_INT, k, pe * 10 + k + 1);
+                            p.setAtIndex(ValueLayout.JAVA_INT, k, values[k]);
                         }
                     }
                 }

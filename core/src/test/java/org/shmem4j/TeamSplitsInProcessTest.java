@@ -374,7 +374,7 @@ class TeamSplitsInProcessTest {
 
     @Test
     void predefinedTeamsInProcess() {
-        InProcessTestSupport.run(4, () -> {
+        InProcessTestSupport.runWith(4, InProcessTestSupport.oneNodeEnv(), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes();
                 Team world = shmem.teamWorld();
@@ -419,7 +419,7 @@ class TeamSplitsInProcessTest {
                 shmem.teamShared().sync();
                 shmem.barrierAll();
             }
-        });
+        }).orThrow();
     }
 
     // ------------------------------------------------------------------ destroyed teams

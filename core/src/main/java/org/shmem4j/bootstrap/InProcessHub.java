@@ -19,11 +19,19 @@ public final class InProcessHub {
      * node (they still share memory); as {@code oshrun --hosts H}.
      */
     public static final String HOSTS = "SHMEM4J_INPROCESS_HOSTS";
-    /** Node id (and, without pseudo-hosts, host id) of every in-process PE. */
+    /**
+     * Environment variable of an in-process job: split its PEs into this many pseudo-nodes (fewer
+     * when the job has fewer PEs) in blocks as {@link #HOSTS} does, as {@code oshrun --nodes K}:
+     * PEs of different pseudo-nodes do not map each other and talk through the network engine
+     * ({@code SHMEM_NETWORK}).
+     */
+    public static final String NODES = "SHMEM4J_INPROCESS_NODES";
+    /** Node id (and, without pseudo-hosts, host id) of every in-process PE of a one-node job. */
     public static final String NODE = "in-process";
 
     private final int size;
     private final int hosts;
+    private final int nodes;
     private final String jobId;
     private final Map<String, String> environment;
     private final byte[][][] rounds = new byte[2][][];
@@ -32,41 +40,60 @@ public final class InProcessHub {
     private volatile String abortReason;
     private volatile Integer exitStatus;
 
-    /** A hub for {@code size} PEs on the pseudo-hosts {@link #HOSTS} asks for (default 1: one host). */
+    /** A hub for {@code size} PEs on the pseudo-hosts and nodes {@link #HOSTS} and {@link #NODES} ask for (default 1). */
     public InProcessHub(int size, Map<String, String> environment) {
-        this(size, hostsFrom(environment), environment);
+        this(size, countFrom(environment, HOSTS, "pseudo-hosts"), environment);
     }
 
-    /** A hub for {@code size} PEs split into {@code hosts} pseudo-hosts (1 to {@code size}). */
+    /** A hub for {@code size} PEs split into {@code hosts} pseudo-hosts (1 to {@code size}), nodes as {@link #NODES} asks. */
     public InProcessHub(int size, int hosts, Map<String, String> environment) {
+        this(size, hosts, Math.min(size, countFrom(environment, NODES, "pseudo-nodes")), environment);
+    }
+
+    /**
+     * A hub for {@code size} PEs split into {@code hosts} pseudo-hosts and {@code nodes}
+     * pseudo-nodes (each 1 to {@code size}); with several nodes, every host must lie within one.
+     */
+    public InProcessHub(int size, int hosts, int nodes, Map<String, String> environment) {
         if (size < 1) {
             throw new IllegalArgumentException("an in-process job needs at least 1 PE, not " + size);
         }
-        if (hosts < 1 || hosts > size) {
-            throw new IllegalArgumentException("an in-process job of " + size + " PEs can have 1 to " + size
-                    + " pseudo-hosts, not " + hosts);
-        }
+        checkCount(size, hosts, "pseudo-hosts");
+        checkCount(size, nodes, "pseudo-nodes");
         this.size = size;
         this.hosts = hosts;
+        this.nodes = nodes;
         this.environment = Map.copyOf(environment);
         this.jobId = "t" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(4);
     }
 
-    private static int hostsFrom(Map<String, String> environment) {
-        String v = environment.get(HOSTS);
+    private static void checkCount(int size, int count, String what) {
+        if (count < 1 || count > size) {
+            throw new IllegalArgumentException("an in-process job of " + size + " PEs can have 1 to " + size + " " + what
+                    + ", not " + count);
+        }
+    }
+
+    private static int countFrom(Map<String, String> environment, String variable, String what) {
+        String v = environment.get(variable);
         if (v == null || v.isBlank()) {
             return 1;
         }
         try {
             return Integer.parseInt(v.strip());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(HOSTS + "=" + v + " is not a number of pseudo-hosts");
+            throw new IllegalArgumentException(variable + "=" + v + " is not a number of " + what);
         }
     }
 
     /** Number of pseudo-hosts. */
     public int hosts() {
         return hosts;
+    }
+
+    /** Number of pseudo-nodes. */
+    public int nodes() {
+        return nodes;
     }
 
     public String jobId() {
@@ -123,8 +150,9 @@ public final class InProcessHub {
 
     /** The bootstrap of PE {@code rank}. */
     public Bootstrap bootstrap(int rank) {
-        String hostId = hosts == 1 ? NODE : LaunchEnv.pseudoHostId(NODE, LaunchEnv.pseudoHost(rank, size, hosts));
-        return new JobMember(rank, size, jobId, hostId, NODE) {
+        String nodeId = nodes == 1 ? NODE : NODE + "-node" + LaunchEnv.pseudoHost(rank, size, nodes);
+        String hostId = hosts == 1 ? nodeId : LaunchEnv.pseudoHostId(NODE, LaunchEnv.pseudoHost(rank, size, hosts));
+        return new JobMember(rank, size, jobId, hostId, nodeId) {
             @Override
             public Map<String, String> environment() {
                 return environment;

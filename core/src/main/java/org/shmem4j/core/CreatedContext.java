@@ -2,13 +2,14 @@ package org.shmem4j.core;
 
 import java.lang.foreign.MemorySegment;
 import org.shmem4j.Team;
+import org.shmem4j.transport.ChannelMode;
 
 /**
  * A context made by {@code ctxCreate} or {@code Team.createCtx}: the RMA engine with the team's
  * routing table (so its PE numbers are the team's), optionally private to its creating thread.
  * On load/store paths every context completes its operations as issued, so contexts isolate
- * nothing that needs isolating and share no lock; a network context would keep its own
- * completion state here.
+ * nothing that needs isolating and share no lock; on the network path each context opens its own
+ * channel (its own completion state), used as its options allow.
  */
 final class CreatedContext extends RmaContext {
     private final PeRuntime runtime;
@@ -17,9 +18,18 @@ final class CreatedContext extends RmaContext {
     private volatile boolean retiredForOwner;
 
     CreatedContext(PeRuntime runtime, TeamImpl team, long options) {
-        super(team.peers(), (options & CTX_PRIVATE) != 0 ? Thread.currentThread() : null);
+        super(team.peers(), team.members(), channelMode(options), (options & CTX_PRIVATE) != 0 ? Thread.currentThread() : null);
         this.runtime = runtime;
         this.team = team;
+        useNetwork(runtime.network());
+    }
+
+    /** What the context's options promise about its threads (spec 9.5.1), as its channel sees it. */
+    private static ChannelMode channelMode(long options) {
+        if ((options & CTX_PRIVATE) != 0) {
+            return ChannelMode.PRIVATE;
+        }
+        return (options & CTX_SERIALIZED) != 0 ? ChannelMode.SERIALIZED : ChannelMode.SHARED;
     }
 
     @Override

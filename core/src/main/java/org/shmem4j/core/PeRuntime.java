@@ -16,7 +16,11 @@ import org.shmem4j.core.param.Params;
 import org.shmem4j.core.param.SizeParser;
 import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
+import java.util.ServiceLoader;
 import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.NetworkProvider;
+import org.shmem4j.transport.NetworkSetup;
+import org.shmem4j.transport.Transport;
 import org.shmem4j.transport.shm.ShmTransport;
 
 /**
@@ -34,6 +38,8 @@ final class PeRuntime extends ShmemBase {
     private final int me;
     private final int npes;
     private final ShmTransport shm;
+    /** The network engine for the PEs on other nodes; null when every PE is on this node. */
+    private final Transport network;
     private final SymmetricHeap heap;
     private final TeamRegistry teams;
     private final TeamImpl world;
@@ -78,6 +84,8 @@ final class PeRuntime extends ShmemBase {
         for (int pe = 0; pe < npes; pe++) {
             peers[pe] = shm.mapping(pe);
         }
+        this.network = openNetwork(bootstrap, params, peers);
+        useNetwork(network);
         this.waitPolicy = waitPolicy(params, topology.pesOnMyNode() > Runtime.getRuntime().availableProcessors(), bootstrap);
         this.heap = new SymmetricHeap(peers[me], reserved, new SymmetricHeap.HeapSync() {
             @Override
@@ -98,6 +106,38 @@ final class PeRuntime extends ShmemBase {
         this.world = teams.world();
         // Everyone's reserved words are zeroed before anyone may signal them.
         bootstrap.barrier();
+    }
+
+    /**
+     * Collective: opens the network engine {@code SHMEM_NETWORK} names when some PE is not mapped
+     * (on another node), else nothing. Every PE of a multi-node job has such a peer, so all take
+     * part; each first says whether it found the engine, so that a PE lacking it fails them all
+     * with its reason instead of leaving them in the engine's exchange.
+     */
+    private static Transport openNetwork(Bootstrap bootstrap, Parameters params, MemorySegment[] mapped) {
+        boolean[] remote = new boolean[mapped.length];
+        int example = -1;
+        for (int pe = 0; pe < mapped.length; pe++) {
+            remote[pe] = mapped[pe] == null;
+            if (remote[pe] && example < 0) {
+                example = pe;
+            }
+        }
+        if (example < 0) {
+            return null;
+        }
+        String name = params.get(Params.NETWORK);
+        NetworkProvider provider = ServiceLoader.load(NetworkProvider.class).stream().map(ServiceLoader.Provider::get)
+                .filter(p -> p.name().equals(name)).findFirst().orElse(null);
+        String mine = provider != null ? "ok" : "PE " + bootstrap.rank() + " has no network engine named '" + name
+                + "' (" + Params.NETWORK.name() + ") for PE " + example + " on another node";
+        for (byte[] answer : bootstrap.allGather(mine.getBytes(StandardCharsets.UTF_8))) {
+            String said = new String(answer, StandardCharsets.UTF_8);
+            if (!said.equals("ok")) {
+                throw new ShmemException("shmem_init: " + said);
+            }
+        }
+        return provider.open(new NetworkSetup(bootstrap.rank(), remote, mapped[bootstrap.rank()], bootstrap::allGather));
     }
 
     /**
@@ -145,11 +185,16 @@ final class PeRuntime extends ShmemBase {
     }
 
     /**
-     * The channel collectives, barriers and finalize use for PEs that are not mapped; null while
-     * no network transport is open (every peer is then on this node).
+     * The channel collectives, barriers and finalize use for PEs that are not mapped (the default
+     * context's, shareable); null when no network transport is open (every peer is on this node).
      */
     Channel networkChannel() {
-        return null;
+        return network == null ? null : channel("shmem_init");
+    }
+
+    /** The network engine for PEs on other nodes, or null. */
+    Transport network() {
+        return network;
     }
 
     CollectivePolicy collectivePolicy() {
@@ -316,6 +361,10 @@ final class PeRuntime extends ShmemBase {
     private void release() {
         closed = true;
         teams.invalidateAll();
+        if (network != null) {
+            retire("shmem_finalize was called"); // completes and closes the default context's channel
+            network.close(); // before the heap it registered is unmapped
+        }
         heap.close();
         synchronized (slot) {
             slot.set(null);
@@ -346,13 +395,18 @@ final class PeRuntime extends ShmemBase {
     @Override
     public boolean peAccessible(int pe) {
         checkOpen("shmem_pe_accessible");
-        return mapped(pe);
+        return reachable(pe);
+    }
+
+    /** True if {@code pe} is a PE this one can communicate with: mapped, or reached by the network. */
+    private boolean reachable(int pe) {
+        return mapped(pe) || (pe >= 0 && pe < npes && network != null && network.reaches(pe));
     }
 
     @Override
     public boolean addrAccessible(SymmetricObject object, int pe) {
         checkOpen("shmem_addr_accessible");
-        return object.isLive() && object.allocation().heap() == heap && mapped(pe);
+        return object.isLive() && object.allocation().heap() == heap && reachable(pe);
     }
 
     @Override

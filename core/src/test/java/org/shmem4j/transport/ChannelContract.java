@@ -133,6 +133,7 @@ public abstract class ChannelContract {
         }
         long[] fetched = new long[1];
         MemorySegment heapResult = MemorySegment.ofArray(fetched);
+        ch.fence(); // AMOs to one PE are only ordered by a fence (spec 9.12.1)
         ch.fetchingAtomicNbi(heapResult, AtomicOp.ADD, 8, 2, 1024, 5, 0);
         ch.quiet();
         assertEquals(115, load(2, 1024, 8));

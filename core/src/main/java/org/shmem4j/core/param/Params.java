@@ -64,6 +64,11 @@ public final class Params {
             Parameter.intRange("SHMEM_BOOTSTRAP_TIMEOUT_S", 60, 1, 86_400,
                     "Seconds to wait for all PEs at start-up");
 
+    /** {@code SHMEM_NETWORK}: the network engine for PEs on other nodes (a {@code NetworkProvider}'s name). */
+    public static final Parameter<String> NETWORK =
+            Parameter.of("SHMEM_NETWORK", "ucx", (variable, text) -> text.strip(),
+                    "Network engine for the PEs on other nodes (ucx)");
+
     /** {@code SHMEM_TEAMS_MAX}: how many teams (predefined ones included) may exist at once. */
     public static final Parameter<Integer> TEAMS_MAX =
             Parameter.intRange("SHMEM_TEAMS_MAX", 256, 8, 65_536,
@@ -130,7 +135,7 @@ public final class Params {
     /** Every parameter, spec ones first, in the order {@code SHMEM_INFO} lists them. */
     public static final List<Parameter<?>> ALL = List.of(
             VERSION, INFO, DEBUG, SYMMETRIC_SIZE,
-            SHM_DIR, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
+            SHM_DIR, NETWORK, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
             BOOTSTRAP_TIMEOUT_S, TEAMS_MAX, COLLECTIVE_SCRATCH, BARRIER_ALGORITHM, BCAST_ALGORITHM,
             REDUCE_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM, ALLTOALL_ALGORITHM, SCAN_ALGORITHM,
             BCAST_CROSSOVER, REDUCE_CROSSOVER, COLLECT_CROSSOVER, ALLTOALL_CROSSOVER);

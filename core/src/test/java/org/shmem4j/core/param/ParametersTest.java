@@ -43,7 +43,7 @@ class ParametersTest {
     @Test
     void registryContent() {
         assertEquals(List.of("SHMEM_VERSION", "SHMEM_INFO", "SHMEM_DEBUG", "SHMEM_SYMMETRIC_SIZE",
-                        "SHMEM_SHM_DIR", "SHMEM_WAIT_SPINS", "SHMEM_WAIT_YIELDS",
+                        "SHMEM_SHM_DIR", "SHMEM_NETWORK", "SHMEM_WAIT_SPINS", "SHMEM_WAIT_YIELDS",
                         "SHMEM_WAIT_PARK_MAX_US", "SHMEM_RESERVED_SIZE", "SHMEM_BOOTSTRAP_TIMEOUT_S",
                         "SHMEM_TEAMS_MAX", "SHMEM_COLLECTIVE_SCRATCH", "SHMEM_BARRIER_ALGORITHM", "SHMEM_BCAST_ALGORITHM",
                         "SHMEM_REDUCE_ALGORITHM", "SHMEM_COLLECT_ALGORITHM", "SHMEM_FCOLLECT_ALGORITHM",
@@ -222,15 +222,15 @@ class ParametersTest {
             assertEquals(param.description(), row.get(4));
         }
         assertEquals(List.of("SHMEM_SYMMETRIC_SIZE", "1073741824 (1g)", "SMA_SYMMETRIC_SIZE", "spec",
-                        Params.SYMMETRIC_SIZE.description()), cells(lines.get(5)));
+                        Params.SYMMETRIC_SIZE.description()), rowNamed(lines, "SHMEM_SYMMETRIC_SIZE"));
         assertEquals(List.of("SHMEM_INFO", "true", "SHMEM_INFO", "spec",
-                        Params.INFO.description()), cells(lines.get(3)));
+                        Params.INFO.description()), rowNamed(lines, "SHMEM_INFO"));
         assertEquals(List.of("SHMEM_WAIT_SPINS", "10", "SHMEM_WAIT_SPINS", "shmem4j",
-                        Params.WAIT_SPINS.description()), cells(lines.get(7)));
+                        Params.WAIT_SPINS.description()), rowNamed(lines, "SHMEM_WAIT_SPINS"));
         assertEquals(List.of("SHMEM_SHM_DIR", "/dev/shm", "default", "shmem4j",
-                        Params.SHM_DIR.description()), cells(lines.get(6)));
+                        Params.SHM_DIR.description()), rowNamed(lines, "SHMEM_SHM_DIR"));
         assertEquals(List.of("SHMEM_RESERVED_SIZE", "33554432 (32m)", "default", "shmem4j",
-                        Params.RESERVED_SIZE.description()), cells(lines.get(10)));
+                        Params.RESERVED_SIZE.description()), rowNamed(lines, "SHMEM_RESERVED_SIZE"));
         assertEquals("Deprecated aliases, read only when the SHMEM_ variable is unset: "
                 + "SMA_VERSION -> SHMEM_VERSION, SMA_INFO -> SHMEM_INFO, SMA_DEBUG -> SHMEM_DEBUG, "
                 + "SMA_SYMMETRIC_SIZE -> SHMEM_SYMMETRIC_SIZE", lines.getLast());
@@ -313,6 +313,11 @@ class ParametersTest {
     private static String error(String variable, String value) {
         return assertThrows(ShmemException.class, () -> Parameters.from(Map.of(variable, value)))
                 .getMessage();
+    }
+
+    /** The cells of the info table's row for {@code variable}. */
+    private static List<String> rowNamed(List<String> lines, String variable) {
+        return lines.stream().map(ParametersTest::cells).filter(c -> c.getFirst().equals(variable)).findFirst().orElseThrow();
     }
 
     private static List<String> cells(String line) {

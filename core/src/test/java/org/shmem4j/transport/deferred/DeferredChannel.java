@@ -1,0 +1,218 @@
+package org.shmem4j.transport.deferred;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.shmem4j.ShmemException;
+import org.shmem4j.transport.AtomicOp;
+import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.shm.MappedChannel;
+
+/**
+ * A channel whose operations are delivered by its own thread, after a random delay and in a random
+ * order within a fence epoch: what the contract allows a network to do. Puts and non-fetching AMOs
+ * are queued (the source copied at once: local completion), nbi gets and nbi fetching AMOs are
+ * queued and their results copied to the caller's buffer at quiet, blocking gets and fetching AMOs
+ * first wait for everything queued to their PE. The work itself is a {@link MappedChannel}'s.
+ */
+final class DeferredChannel implements Channel {
+    /** One queued operation: {@code deliver} runs on the delivery thread, {@code complete} at quiet. */
+    private record Op(int pe, long epoch, Runnable deliver, Runnable complete) {}
+
+    private final MappedChannel target;
+    private final Liveness liveness;
+    private final Consumer<DeferredChannel> onClose;
+    private final List<Op> queued = new ArrayList<>();
+    /** Delivered operations whose results quiet still has to hand over. */
+    private final List<Op> delivered = new ArrayList<>();
+    private final Thread courier;
+    private long epoch;
+    private boolean closed;
+    private RuntimeException failure;
+
+    DeferredChannel(MemorySegment[] regions, Liveness liveness, Consumer<DeferredChannel> onClose) {
+        this.target = new MappedChannel(regions);
+        this.liveness = liveness;
+        this.onClose = onClose;
+        this.courier = Thread.ofPlatform().daemon().name("deferred-courier").start(this::deliverLoop);
+    }
+
+    private void deliverLoop() {
+        while (true) {
+            Op op;
+            synchronized (this) {
+                while (queued.isEmpty() && !closed) {
+                    waitHere();
+                }
+                if (queued.isEmpty()) {
+                    return;
+                }
+                op = pickDeliverable();
+            }
+            // Network latency, so that data may well not have arrived before a quiet.
+            LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(20_000));
+            try {
+                deliverTo(op.pe(), op.deliver());
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    failure = e;
+                }
+            }
+            synchronized (this) {
+                queued.remove(op);
+                delivered.add(op);
+                notifyAll();
+            }
+        }
+    }
+
+    /** Runs {@code delivery} on {@code pe}'s region unless that PE has left; says which. */
+    private boolean deliverTo(int pe, Runnable delivery) {
+        if (liveness == null) {
+            delivery.run();
+            return true;
+        }
+        return liveness.deliver(pe, delivery);
+    }
+
+    /** A blocking operation's access to {@code pe}'s region, which fails if that PE has left. */
+    private void now(int pe, Runnable access) {
+        drain(pe);
+        if (!deliverTo(pe, access)) {
+            throw new ShmemException("PE " + pe + " has left the job (its region is unmapped)");
+        }
+    }
+
+    /** A random operation of the oldest epoch still queued (fences order epochs, nothing orders within one). */
+    private Op pickDeliverable() {
+        long oldest = queued.stream().mapToLong(Op::epoch).min().orElseThrow();
+        List<Op> candidates = queued.stream().filter(o -> o.epoch() == oldest).toList();
+        return candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
+    }
+
+    private void waitHere() {
+        try {
+            wait();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShmemException("interrupted while waiting for the deferred network");
+        }
+    }
+
+    private synchronized void enqueue(int pe, Runnable deliver, Runnable complete) {
+        if (closed) {
+            throw new IllegalStateException("deferred channel used after close");
+        }
+        queued.add(new Op(pe, epoch, deliver, complete));
+        notifyAll();
+    }
+
+    /** Waits until nothing is queued for {@code pe} (every PE if negative), then hands over its results. */
+    private void drain(int pe) {
+        List<Op> done = new ArrayList<>();
+        synchronized (this) {
+            while (queued.stream().anyMatch(o -> pe < 0 || o.pe() == pe)) {
+                waitHere();
+            }
+            delivered.removeIf(o -> (pe < 0 || o.pe() == pe) && done.add(o));
+            if (failure != null) {
+                RuntimeException f = failure;
+                failure = null;
+                throw f;
+            }
+        }
+        done.forEach(o -> o.complete().run());
+    }
+
+    private static MemorySegment snapshot(MemorySegment src) {
+        return MemorySegment.ofArray(src.toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @Override
+    public void put(int pe, long offset, MemorySegment src) {
+        MemorySegment copy = snapshot(src);
+        enqueue(pe, () -> target.put(pe, offset, copy), () -> {});
+    }
+
+    @Override
+    public void putNbi(int pe, long offset, MemorySegment src) {
+        put(pe, offset, src);
+    }
+
+    @Override
+    public void get(MemorySegment dst, int pe, long offset) {
+        now(pe, () -> target.get(dst, pe, offset));
+    }
+
+    @Override
+    public void getNbi(MemorySegment dst, int pe, long offset) {
+        MemorySegment staging = MemorySegment.ofArray(new byte[(int) dst.byteSize()]);
+        enqueue(pe, () -> target.get(staging, pe, offset), () -> dst.copyFrom(staging));
+    }
+
+    @Override
+    public long fetchingAtomic(AtomicOp op, int bytes, int pe, long offset, long operand, long compare) {
+        long[] old = new long[1];
+        now(pe, () -> old[0] = target.fetchingAtomic(op, bytes, pe, offset, operand, compare));
+        return old[0];
+    }
+
+    @Override
+    public void fetchingAtomicNbi(MemorySegment result, AtomicOp op, int bytes, int pe, long offset, long operand,
+            long compare) {
+        MemorySegment staging = MemorySegment.ofArray(new byte[bytes]);
+        enqueue(pe, () -> target.fetchingAtomicNbi(staging, op, bytes, pe, offset, operand, compare),
+                () -> result.copyFrom(staging));
+    }
+
+    @Override
+    public void atomic(AtomicOp op, int bytes, int pe, long offset, long operand) {
+        enqueue(pe, () -> target.atomic(op, bytes, pe, offset, operand), () -> {});
+    }
+
+    @Override
+    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add,
+            boolean nbi) {
+        put(pe, offset, src);
+        fence(); // the signal goes in a later epoch than its data
+        atomic(add ? AtomicOp.ADD : AtomicOp.SWAP, 8, pe, signalOffset, signal);
+    }
+
+    @Override
+    public synchronized void fence() {
+        epoch++;
+    }
+
+    @Override
+    public void quiet() {
+        drain(-1);
+    }
+
+    @Override
+    public void quiet(int pe) {
+        drain(pe);
+    }
+
+    @Override
+    public void progress() {
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+        }
+        drain(-1);
+        synchronized (this) {
+            closed = true;
+            notifyAll();
+        }
+        onClose.accept(this);
+    }
+}

@@ -1,0 +1,40 @@
+package org.shmem4j.transport.deferred;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ThreadLocalRandom;
+import org.shmem4j.transport.NetworkProvider;
+import org.shmem4j.transport.NetworkSetup;
+import org.shmem4j.transport.Transport;
+
+/**
+ * A network engine for in-process pseudo-nodes ({@code SHMEM_NETWORK=deferred}): the PEs of one JVM
+ * exchange their regions' addresses, and every operation is delivered later, by a thread of the
+ * channel, in an order that only fences and quiet constrain. It lets the tests run the core's
+ * network path, and catch code that relies on delivery the contract does not promise, without UCX.
+ */
+public final class DeferredProvider implements NetworkProvider {
+    @Override
+    public String name() {
+        return "deferred";
+    }
+
+    @Override
+    public Transport open(NetworkSetup setup) {
+        MemorySegment mine = setup.region();
+        // PE 0's token names the job's liveness record, shared by its PEs in this JVM.
+        byte[] where = ByteBuffer.allocate(24).putLong(mine.address()).putLong(mine.byteSize())
+                .putLong(ThreadLocalRandom.current().nextLong()).array();
+        byte[][] all = setup.allGather().apply(where);
+        Liveness liveness = Liveness.join(Long.toHexString(ByteBuffer.wrap(all[0]).getLong(16)), all.length);
+        boolean[] remote = setup.remote();
+        MemorySegment[] regions = new MemorySegment[all.length];
+        for (int pe = 0; pe < all.length; pe++) {
+            if (remote[pe]) {
+                ByteBuffer b = ByteBuffer.wrap(all[pe]);
+                regions[pe] = MemorySegment.ofAddress(b.getLong()).reinterpret(b.getLong());
+            }
+        }
+        return new DeferredTransport(setup.rank(), regions, liveness);
+    }
+}

@@ -1,0 +1,66 @@
+package org.shmem4j.transport.deferred;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.Transport;
+
+/** The {@link DeferredProvider}'s transport: the remote PEs' regions, reached only through deferred channels. */
+final class DeferredTransport implements Transport {
+    private final int rank;
+    private final MemorySegment[] regions;
+    private final Liveness liveness;
+    private final List<DeferredChannel> open = new ArrayList<>();
+
+    /** @param liveness the job's record of mapped regions, or null when the regions outlive the transport */
+    DeferredTransport(int rank, MemorySegment[] regions, Liveness liveness) {
+        this.rank = rank;
+        this.regions = regions;
+        this.liveness = liveness;
+    }
+
+    @Override
+    public String name() {
+        return "deferred";
+    }
+
+    @Override
+    public boolean reaches(int pe) {
+        return regions[pe] != null;
+    }
+
+    @Override
+    public MemorySegment mapping(int pe) {
+        return null;
+    }
+
+    @Override
+    public boolean atomicsCoherentWithCpu() {
+        return true;
+    }
+
+    @Override
+    public synchronized Channel openChannel(ChannelMode mode) {
+        DeferredChannel c = new DeferredChannel(regions, liveness, this::closed);
+        open.add(c);
+        return c;
+    }
+
+    private synchronized void closed(DeferredChannel c) {
+        open.remove(c);
+    }
+
+    @Override
+    public void close() {
+        List<DeferredChannel> left;
+        synchronized (this) {
+            left = List.copyOf(open);
+        }
+        left.forEach(DeferredChannel::close);
+        if (liveness != null) {
+            liveness.leave(rank);
+        }
+    }
+}
