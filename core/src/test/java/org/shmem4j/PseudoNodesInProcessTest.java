@@ -1,0 +1,215 @@
+package org.shmem4j;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.ValueLayout;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.shmem4j.bootstrap.InProcessHub;
+
+/**
+ * PEs spread over pseudo-nodes: peers of other nodes are not mapped and are reached through the
+ * network engine, here the deferred test network (late delivery, any order within a fence epoch).
+ * These are the properties shared memory could never get wrong: completion only at quiet, ordering
+ * only by fence, pe_quiet per PE, nbi fetches delivered at quiet, a signal never before its data.
+ */
+class PseudoNodesInProcessTest {
+    private static Map<String, String> nodes(int k) {
+        return InProcessTestSupport.env(InProcessHub.NODES, Integer.toString(k), "SHMEM_NETWORK", "deferred");
+    }
+
+    /** The pseudo-node of {@code pe} among {@code n} PEs on {@code k} nodes (block placement). */
+    private static int node(int pe, int n, int k) {
+        return pe * k / n;
+    }
+
+    /** The next PE after {@code pe} (cyclically) that is on another node: certainly remote. */
+    private static int remotePeer(int pe, int n, int k) {
+        for (int d = 1; d < n; d++) {
+            int q = (pe + d) % n;
+            if (node(q, n, k) != node(pe, n, k)) {
+                return q;
+            }
+        }
+        throw new AssertionError("PE " + pe + " has no peer on another node");
+    }
+
+    @ParameterizedTest(name = "{0} PEs on {1} nodes")
+    @CsvSource({"2, 2", "3, 2", "5, 3", "8, 2", "8, 3"})
+    void nodesDoNotMapEachOtherButReachEachOther(int npes, int k) {
+        InProcessTestSupport.runWith(npes, nodes(k), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes();
+                SymmetricLongArray x = shmem.calloc(ValueLayout.JAVA_LONG, n);
+                for (int pe = 0; pe < n; pe++) {
+                    boolean sameNode = node(pe, n, k) == node(me, n, k);
+                    assertEquals(sameNode, shmem.ptr(x, pe) != null, "shmem_ptr from PE " + me + " to PE " + pe);
+                    assertTrue(shmem.peAccessible(pe), "shmem_pe_accessible " + pe);
+                    shmem.p(x, me, me + 1, pe);
+                }
+                long mates = java.util.stream.IntStream.range(0, n).filter(pe -> node(pe, n, k) == node(me, n, k)).count();
+                assertEquals(mates, shmem.teamShared().nPes(), "SHARED is this node's PEs");
+                shmem.barrierAll(); // quiets, so every p has arrived
+                for (int pe = 0; pe < n; pe++) {
+                    assertEquals(pe + 1, x.get(pe), "PE " + pe + "'s value at PE " + me);
+                }
+                x.close();
+            }
+        }).orThrow();
+    }
+
+    /** Rounds of put, fence, flag to a remote PE: the target must never see the flag before the data. */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes")
+    @CsvSource({"2, 2", "4, 2", "5, 3"})
+    void fenceOrdersPutsToEachPe(int npes, int k) {
+        InProcessTestSupport.runWith(npes, nodes(k), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes(), rounds = 300;
+                SymmetricLongArray data = shmem.calloc(ValueLayout.JAVA_LONG, 8L * n);
+                SymmetricLongArray flag = shmem.calloc(ValueLayout.JAVA_LONG, n);
+                int to = remotePeer(me, n, k);
+                shmem.barrierAll();
+                long[] block = new long[8];
+                for (long r = 1; r <= rounds; r++) {
+                    java.util.Arrays.fill(block, r);
+                    shmem.put(data, 8L * me, block, 0, 8, to);
+                    shmem.fence();
+                    shmem.p(flag, me, r, to);
+                }
+                // Every PE that targets me: its flag's final value comes after its data's.
+                for (int from = 0; from < n; from++) {
+                    if (remotePeer(from, n, k) != me) {
+                        continue;
+                    }
+                    for (long seen = 0; seen < rounds; ) {
+                        long f = shmem.g(flag, from, me);
+                        if (f > seen) {
+                            for (int i = 0; i < 8; i++) {
+                                long d = data.get(8L * from + i);
+                                assertTrue(d >= f, "data " + d + " from PE " + from + " behind its flag " + f);
+                            }
+                            seen = f;
+                        }
+                        Thread.onSpinWait();
+                    }
+                }
+                shmem.barrierAll();
+            }
+        }).orThrow();
+    }
+
+    /** pe_quiet(j) completes what went to j: a flag issued after it never overtakes the data. */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes")
+    @CsvSource({"2, 2", "4, 2", "6, 3"})
+    void peQuietCompletesWhatWentToItsPes(int npes, int k) {
+        InProcessTestSupport.runWith(npes, nodes(k), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes(), rounds = 100;
+                SymmetricLongArray data = shmem.calloc(ValueLayout.JAVA_LONG, 64L * n);
+                SymmetricLongArray flag = shmem.calloc(ValueLayout.JAVA_LONG, n);
+                int to = remotePeer(me, n, k);
+                shmem.barrierAll();
+                long[] block = new long[64];
+                for (long r = 1; r <= rounds; r++) {
+                    java.util.Arrays.fill(block, r);
+                    shmem.put(data, 64L * me, block, 0, 64, to);
+                    shmem.peQuiet(to);
+                    shmem.atomicSet(flag, me, r, to);
+                }
+                for (int from = 0; from < n; from++) {
+                    if (remotePeer(from, n, k) != me) {
+                        continue;
+                    }
+                    for (long r = 1; r <= rounds; r++) {
+                        shmem.waitUntil(flag, from, Cmp.GE, r);
+                        long f = flag.get(from);
+                        for (int i = 0; i < 64; i++) {
+                            assertTrue(data.get(64L * from + i) >= f, "data from PE " + from + " behind its flag " + f);
+                        }
+                    }
+                }
+                shmem.barrierAll();
+            }
+        }).orThrow();
+    }
+
+    /** Fetching AMOs issued nbi land in their Java arrays by quiet: the old values of m increments are 0..m-1. */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes")
+    @CsvSource({"2, 2", "5, 3"})
+    void nbiFetchesAreDeliveredByQuiet(int npes, int k) {
+        InProcessTestSupport.runWith(npes, nodes(k), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes(), m = 200;
+                SymmetricLongArray counter = shmem.calloc(ValueLayout.JAVA_LONG, n);
+                SymmetricIntArray small = shmem.calloc(ValueLayout.JAVA_INT, n);
+                int to = remotePeer(me, n, k);
+                shmem.barrierAll();
+                long[] fetched = new long[m];
+                int[] fetchedInts = new int[m];
+                java.util.Arrays.fill(fetched, -1);
+                for (int i = 0; i < m; i++) {
+                    shmem.atomicFetchIncNbi(fetched, i, counter, me, to);
+                    shmem.atomicFetchAddNbi(fetchedInts, i, small, me, 2, to);
+                }
+                shmem.quiet();
+                long[] sorted = fetched.clone();
+                java.util.Arrays.sort(sorted);
+                assertArrayEquals(java.util.stream.LongStream.range(0, m).toArray(), sorted, "old values of the increments");
+                int[] sortedInts = fetchedInts.clone();
+                java.util.Arrays.sort(sortedInts);
+                assertArrayEquals(java.util.stream.IntStream.range(0, m).map(i -> 2 * i).toArray(), sortedInts);
+                assertEquals(m, shmem.atomicFetch(counter, me, to));
+                shmem.barrierAll();
+            }
+        }).orThrow();
+    }
+
+    /**
+     * put-with-signal: each round's data goes to its own slot, and the spec only orders a signal
+     * after its own data, so a target that sees signal value s (SET: round s) finds round s's slot
+     * filled, and one that has counted s signals (ADD) finds at least s slots filled.
+     */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes, {2}")
+    @CsvSource({"2, 2, SET", "2, 2, ADD", "5, 3, SET", "4, 2, ADD"})
+    void aSignalNeverArrivesBeforeItsData(int npes, int k, SignalOp op) {
+        InProcessTestSupport.runWith(npes, nodes(k), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes(), rounds = 150, width = 4;
+                SymmetricLongArray data = shmem.calloc(ValueLayout.JAVA_LONG, (long) n * rounds * width);
+                SymmetricLongArray sig = shmem.calloc(ValueLayout.JAVA_LONG, n);
+                int to = remotePeer(me, n, k);
+                shmem.barrierAll();
+                long[] block = new long[width];
+                for (int r = 1; r <= rounds; r++) {
+                    java.util.Arrays.fill(block, r);
+                    long slot = ((long) me * rounds + r - 1) * width;
+                    shmem.putSignalNbi(data, slot, block, 0, width, sig, me, op == SignalOp.SET ? r : 1, op, to);
+                }
+                for (int from = 0; from < n; from++) {
+                    if (remotePeer(from, n, k) != me) {
+                        continue;
+                    }
+                    long base = (long) from * rounds * width;
+                    for (long s = 0; s < rounds; ) {
+                        shmem.waitUntil(sig, from, Cmp.GT, s);
+                        s = sig.get(from);
+                        if (op == SignalOp.SET) {
+                            assertEquals(s, data.get(base + (s - 1) * width + width - 1), "round " + s + " of PE " + from);
+                        } else {
+                            long filled = 0;
+                            for (int r = 1; r <= rounds; r++) {
+                                filled += data.get(base + (long) (r - 1) * width + width - 1) == r ? 1 : 0;
+                            }
+                            assertTrue(filled >= s, filled + " rounds of PE " + from + " have arrived but " + s + " signals");
+                        }
+                    }
+                }
+                shmem.quiet();
+                shmem.barrierAll();
+            }
+        }).orThrow();
+    }
+}
