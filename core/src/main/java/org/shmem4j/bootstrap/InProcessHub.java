@@ -150,7 +150,7 @@ public final class InProcessHub {
 
     /** The bootstrap of PE {@code rank}. */
     public Bootstrap bootstrap(int rank) {
-        String nodeId = nodes == 1 ? NODE : NODE + "-node" + LaunchEnv.pseudoHost(rank, size, nodes);
+        String nodeId = nodes == 1 ? NODE : LaunchEnv.pseudoNodeId(NODE, LaunchEnv.pseudoHost(rank, size, nodes));
         String hostId = hosts == 1 ? nodeId : LaunchEnv.pseudoHostId(NODE, LaunchEnv.pseudoHost(rank, size, hosts));
         return new JobMember(rank, size, jobId, hostId, nodeId) {
             @Override

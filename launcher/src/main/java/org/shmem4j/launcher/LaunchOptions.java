@@ -21,16 +21,12 @@ import java.util.jar.JarFile;
  * @param programArgs arguments passed to every PE's main
  * @param hosts       number of pseudo-hosts the PEs are split into ({@code --hosts H}, 1 to
  *                    {@code pes}), or 0 when not given (every PE on its machine's host)
+ * @param nodes       number of pseudo-nodes the PEs are split into ({@code --nodes K}, 1 to
+ *                    {@code pes}), or 0 when not given (every PE on its machine's node)
  * @param oversubscribe more PEs than cores are intended ({@code --oversubscribe}): no warning
  */
 public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions,
-        List<String> classpath, String mainClass, List<String> programArgs, int hosts, boolean oversubscribe) {
-
-    /** Options without pseudo-hosts. */
-    public LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions, List<String> classpath,
-            String mainClass, List<String> programArgs) {
-        this(pes, tagOutput, timeout, jvmOptions, classpath, mainClass, programArgs, 0, false);
-    }
+        List<String> classpath, String mainClass, List<String> programArgs, int hosts, int nodes, boolean oversubscribe) {
 
     /** A command line that cannot be run; {@code oshrun} prints it and exits with status 2. */
     public static final class UsageException extends Exception {
@@ -47,16 +43,21 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
     }
 
     public static final String USAGE = """
-            Usage: oshrun -n N [--hosts H] [--oversubscribe] [--tag-output] [--timeout SECONDS] [JVM options...]
+            Usage: oshrun -n N [--nodes K] [--hosts H] [--oversubscribe] [--tag-output] [--timeout SECONDS] [JVM options...]
                           (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
 
             Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them.
 
               -n, -np N          number of PEs (required, at least 1)
+              --nodes K          split the N PEs into K pseudo-nodes (1 <= K <= N) in blocks: PE r is
+                                 on node r*K/N. PEs of different nodes do not share memory: they
+                                 reach each other only through the network engine (SHMEM_NETWORK,
+                                 UCX over tcp), as on a cluster; each node is also a host
               --hosts H          split the N PEs into H pseudo-hosts (1 <= H <= N) in blocks: PE r is
                                  on host r*H/N. Teams SHARED, host and leaders, shmem_ptr and the
                                  collective algorithms treat each pseudo-host as a separate machine;
-                                 data still moves through this machine's shared memory
+                                 data still moves through the node's shared memory (with --nodes,
+                                 every host must lie within one node)
               --oversubscribe    more PEs than cores are intended (else oshrun warns; waits then
                                  yield the core at once instead of spinning)
               --tag-output       prefix each output line with [1,<rank>]<stdout>: or [1,<rank>]<stderr>:
@@ -103,6 +104,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         boolean tag = false;
         Duration timeout = null;
         Integer hosts = null;
+        Integer nodes = null;
         boolean oversubscribe = false;
         var jvm = new ArrayList<String>();
         int i = 0;
@@ -125,17 +127,8 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                         throw new UsageException(a + " must be at least 1, not " + pes);
                     }
                 }
-                case "--hosts" -> {
-                    String v = value(args, i++, a);
-                    try {
-                        hosts = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--hosts needs a number of pseudo-hosts, not '" + v + "'");
-                    }
-                    if (hosts < 1) {
-                        throw new UsageException("--hosts must be at least 1, not " + hosts);
-                    }
-                }
+                case "--hosts" -> hosts = count(value(args, i++, a), a, "pseudo-hosts");
+                case "--nodes" -> nodes = count(value(args, i++, a), a, "pseudo-nodes");
                 case "--tag-output" -> tag = true;
                 case "--oversubscribe" -> oversubscribe = true;
                 case "--timeout" -> {
@@ -161,15 +154,16 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     }
                     int n = requirePes(pes);
                     return new LaunchOptions(n, tag, timeout, jvm, existing(a, splitPath(cp)), main,
-                            List.copyOf(args.subList(i + 2, args.size())), checkHosts(hosts, n), oversubscribe);
+                            List.copyOf(args.subList(i + 2, args.size())), atMostPes(hosts, "--hosts", n),
+                            atMostPes(nodes, "--nodes", n), oversubscribe);
                 }
                 case "-jar" -> {
                     String jar = value(args, i++, a);
                     int n = requirePes(pes);
-                    int h = checkHosts(hosts, n);
+                    int h = atMostPes(hosts, "--hosts", n), k = atMostPes(nodes, "--nodes", n);
                     var fromJar = readJar(Path.of(jar));
                     return new LaunchOptions(n, tag, timeout, jvm, fromJar.classpath(),
-                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h, oversubscribe);
+                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h, k, oversubscribe);
                 }
                 default -> {
                     if (!a.startsWith("-")) {
@@ -199,15 +193,30 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         return pes;
     }
 
-    private static int checkHosts(Integer hosts, int pes) throws UsageException {
-        if (hosts == null) {
+    /** The value of a count option ({@code --hosts}, {@code --nodes}): a number of at least 1. */
+    private static int count(String v, String option, String what) throws UsageException {
+        int n;
+        try {
+            n = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " needs a number of " + what + ", not '" + v + "'");
+        }
+        if (n < 1) {
+            throw new UsageException(option + " must be at least 1, not " + n);
+        }
+        return n;
+    }
+
+    /** A count option's value checked against the PEs (0 when not given): every group needs a PE. */
+    private static int atMostPes(Integer count, String option, int pes) throws UsageException {
+        if (count == null) {
             return 0;
         }
-        if (hosts > pes) {
-            throw new UsageException("--hosts " + hosts + " is more pseudo-hosts than PEs (-n " + pes
-                    + "); every host needs at least one PE");
+        if (count > pes) {
+            throw new UsageException(option + " " + count + " is more than the PEs (-n " + pes
+                    + "); each needs at least one PE");
         }
-        return hosts;
+        return count;
     }
 
     private static String value(List<String> args, int i, String option) throws UsageException {

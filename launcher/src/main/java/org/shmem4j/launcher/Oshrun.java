@@ -124,7 +124,7 @@ public final class Oshrun {
                         LaunchEnv.RANK, Integer.toString(rank),
                         LaunchEnv.SIZE, Integer.toString(opts.pes()),
                         LaunchEnv.HOST_ID, hostId(opts, starter, rank),
-                        LaunchEnv.NODE_ID, starter.hostId(rank));
+                        LaunchEnv.NODE_ID, nodeId(opts, starter, rank));
                 Process p;
                 try {
                     p = starter.start(new PeStarter.PeLaunch(rank, baseCommand, env));
@@ -175,16 +175,25 @@ public final class Oshrun {
         return new OutputForwarder(in, sink, rank, kind, tag).start("oshrun-" + kind + "-" + rank);
     }
 
-    /** Waits up to {@code ms} in total for every started PE process to end. */
     /**
-     * The declared host of {@code rank}: the starter's machine, or with {@code --hosts H} the
-     * pseudo-host {@code rank * H / N} on it ({@link LaunchEnv#pseudoHost}).
+     * The declared host of {@code rank}: its node, or with {@code --hosts H} the pseudo-host
+     * {@code rank * H / N} ({@link LaunchEnv#pseudoHost}) on the starter's machine.
      */
     static String hostId(LaunchOptions opts, PeStarter starter, int rank) {
-        String node = starter.hostId(rank);
-        return opts.hosts() == 0 ? node : LaunchEnv.pseudoHostId(node, LaunchEnv.pseudoHost(rank, opts.pes(), opts.hosts()));
+        return opts.hosts() == 0 ? nodeId(opts, starter, rank)
+                : LaunchEnv.pseudoHostId(starter.hostId(rank), LaunchEnv.pseudoHost(rank, opts.pes(), opts.hosts()));
     }
 
+    /**
+     * The node of {@code rank}: the starter's machine, or with {@code --nodes K} the pseudo-node
+     * {@code rank * K / N} of it, which shares memory with no other pseudo-node.
+     */
+    static String nodeId(LaunchOptions opts, PeStarter starter, int rank) {
+        String machine = starter.hostId(rank);
+        return opts.nodes() == 0 ? machine : LaunchEnv.pseudoNodeId(machine, LaunchEnv.pseudoHost(rank, opts.pes(), opts.nodes()));
+    }
+
+    /** Waits up to {@code ms} in total for every started PE process to end. */
     private static void waitForExits(Job job, long ms) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
         for (Process p : job.processes()) {

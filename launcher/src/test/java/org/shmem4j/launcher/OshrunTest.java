@@ -357,15 +357,20 @@ class OshrunTest {
     }
 
     @Test
-    void badHostCountsAreUsageErrors() throws Exception {
+    void badHostAndNodeCountsAreUsageErrors() throws Exception {
         for (List<String> args : List.<List<String>>of(List.of("-n", "2", "--hosts", "0", "-cp", ".", "Main"),
                 List.of("--hosts", "-1", "-n", "2", "-cp", ".", "Main"), List.of("-n", "2", "--hosts", "3", "-cp", ".", "Main"),
-                List.of("-n", "2", "--hosts", "two", "-cp", ".", "Main"), List.of("-n", "2", "--hosts"))) {
+                List.of("-n", "2", "--hosts", "two", "-cp", ".", "Main"), List.of("-n", "2", "--hosts"),
+                List.of("-n", "2", "--nodes", "0", "-cp", ".", "Main"), List.of("-n", "2", "--nodes", "3", "-cp", ".", "Main"),
+                List.of("-n", "2", "--nodes", "x", "-cp", ".", "Main"))) {
             Run r = run(args);
             assertEquals(2, r.status(), args + ": " + r.err());
             assertTrue(r.err().startsWith("oshrun: "), args + ": " + r.err());
         }
-        assertTrue(run(List.of("-n", "2", "--hosts", "3", "-cp", ".", "Main")).err().contains("more pseudo-hosts than PEs"));
+        assertTrue(run(List.of("-n", "2", "--hosts", "3", "-cp", ".", "Main")).err().contains("--hosts 3 is more than the PEs"));
+        assertTrue(run(List.of("-n", "2", "--nodes", "3", "-cp", ".", "Main")).err().contains("--nodes 3 is more than the PEs"));
+        assertEquals(3, LaunchOptions.parse(List.of("--nodes", "3", "-n", "4", "-cp", ".", "M")).nodes());
+        assertEquals(0, LaunchOptions.parse(List.of("-n", "4", "-cp", ".", "M")).nodes());
         assertThrows(LaunchOptions.UsageException.class, () -> LaunchOptions.parse(List.of("-n", "4", "--hosts", "5", "-cp", ".", "M")));
         assertEquals(2, LaunchOptions.parse(List.of("--hosts", "2", "-n", "4", "-cp", ".", "M")).hosts());
         assertEquals(4, LaunchOptions.parse(List.of("-n", "4", "--hosts", "4", "-cp", ".", "M")).hosts());
@@ -381,6 +386,21 @@ class OshrunTest {
         for (int rank = 0; rank < 5; rank++) {
             assertNotNull(lines[rank], r.out());
             assertEquals(node + "#" + (rank < 3 ? 0 : 1), lines[rank].group(5), r.out());
+        }
+    }
+
+    /** With --nodes K alone, every pseudo-node is a host of its own, named after the machine. */
+    @Test
+    void pseudoNodesAreTheirOwnHostsInBlocks() throws Exception {
+        var args = new ArrayList<>(List.of("--nodes", "2"));
+        args.addAll(job(5, "hello"));
+        Run r = run(args);
+        assertEquals(0, r.status(), r.err());
+        Matcher[] lines = peLines(r.out(), 5);
+        String machine = LocalPeStarter.localHostName();
+        for (int rank = 0; rank < 5; rank++) {
+            assertNotNull(lines[rank], r.out());
+            assertEquals(machine + "/node" + (rank < 3 ? 0 : 1), lines[rank].group(5), r.out());
         }
     }
 

@@ -55,6 +55,11 @@ public final class LaunchEnv {
         return (int) ((long) rank * hosts / size);
     }
 
+    /** The node id of pseudo-node {@code index} of the machine {@code machineId}. */
+    public static String pseudoNodeId(String machineId, int index) {
+        return machineId + "/node" + index;
+    }
+
     /** The declared host id of pseudo-host {@code index} on the node {@code nodeId}. */
     public static String pseudoHostId(String nodeId, int index) {
         return nodeId + "#" + index;
