@@ -1,0 +1,315 @@
+package org.shmem4j.transport.ucx;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.shmem4j.ShmemException;
+import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.NetworkSetup;
+import org.shmem4j.transport.Transport;
+
+/**
+ * The UCX network engine of one PE: a UCP context restricted to network transports (shmem4j owns
+ * the on-node path, and pseudo-nodes of one machine must really talk over the network), this PE's
+ * region registered with {@code ucp_mem_map}, and a "home" worker whose address and the region's
+ * packed key every peer learns at start-up. Peers' operations on this PE arrive at the home worker;
+ * over tcp UCX emulates RMA and atomics with messages the target must progress, so a
+ * {@link ProgressAgent} progresses it while the application does not call the library.
+ * Each context's {@link UcxChannel} has a worker of its own and connects to the peers' home workers.
+ */
+final class UcxTransport implements Transport {
+    private final Ucx.Library ucx;
+    private final MemorySegment context;
+    private final MemorySegment memh;
+    private final MemorySegment home;
+    private final ProgressAgent agent;
+    /** Per world rank: the peer's home worker address, packed key and region base; null where not remote. */
+    private final MemorySegment[] addresses;
+    private final byte[][] rkeys;
+    private final long[] bases;
+    private final Arena arena = Arena.ofShared();
+    private final List<UcxChannel> channels = new ArrayList<>();
+    private boolean closed;
+
+    private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, int npes) {
+        this.ucx = ucx;
+        this.context = context;
+        this.memh = memh;
+        this.home = home;
+        this.addresses = new MemorySegment[npes];
+        this.rkeys = new byte[npes][];
+        this.bases = new long[npes];
+        this.agent = new ProgressAgent(ucx, home);
+    }
+
+    /** Collective: see {@link org.shmem4j.transport.NetworkProvider#open}. */
+    static UcxTransport open(NetworkSetup setup) {
+        UcxTransport t = null;
+        byte[] mine;
+        try {
+            t = start(setup.region(), setup.npes());
+            mine = t.describeSelf(setup.region());
+        } catch (RuntimeException e) {
+            if (t != null) {
+                t.close();
+            }
+            t = null;
+            mine = failure("PE " + setup.rank() + ": " + e.getMessage());
+        }
+        // Every PE takes part in the exchange even after failing, so all of them learn of it.
+        byte[][] all = setup.allGather().apply(mine);
+        try {
+            boolean[] remote = setup.remote();
+            for (int pe = 0; pe < all.length; pe++) {
+                String failed = failureIn(all[pe]);
+                if (failed != null) {
+                    throw new ShmemException("shmem_init: the UCX network engine failed on " + failed);
+                }
+                if (remote[pe] && t != null) {
+                    t.learn(pe, all[pe]);
+                }
+            }
+        } catch (RuntimeException e) {
+            if (t != null) {
+                t.close();
+            }
+            throw e;
+        }
+        t.agent.start();
+        return t;
+    }
+
+    /** This PE's UCP context, registration and home worker. */
+    private static UcxTransport start(MemorySegment region, int npes) {
+        Ucx.Library ucx = Ucx.lib();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment configP = a.allocate(ADDRESS);
+            ucx.check((int) ucx.configRead.invokeExact(MemorySegment.NULL, MemorySegment.NULL, configP), "ucp_config_read");
+            MemorySegment config = configP.get(ADDRESS, 0);
+            MemorySegment contextP = a.allocate(ADDRESS);
+            try {
+                if (System.getenv("UCX_TLS") == null) {
+                    // Network transports only: UCX's shared-memory ones (sysv, posix, cma) and self would
+                    // carry same-machine traffic that shmem4j's own mapped path already owns.
+                    ucx.check((int) ucx.configModify.invokeExact(config, a.allocateFrom("TLS"), a.allocateFrom("^shm,cma,self")),
+                            "ucp_config_modify(TLS)");
+                }
+                MemorySegment params = a.allocate(Ucx.PARAMS_SIZE, 8);
+                params.set(JAVA_LONG, Ucx.PARAMS_FIELD_MASK, Ucx.PARAM_FIELD_FEATURES | Ucx.PARAM_FIELD_MT_WORKERS_SHARED);
+                params.set(JAVA_LONG, Ucx.PARAMS_FEATURES,
+                        Ucx.FEATURE_RMA | Ucx.FEATURE_AMO32 | Ucx.FEATURE_AMO64 | Ucx.FEATURE_WAKEUP);
+                params.set(JAVA_INT, Ucx.PARAMS_MT_WORKERS_SHARED, 1); // contexts' workers live on several threads
+                ucx.check((int) ucx.initVersion.invokeExact(Ucx.API_MAJOR, Ucx.API_MINOR, params, config, contextP), "ucp_init");
+            } finally {
+                ucx.configRelease.invokeExact(config);
+            }
+            MemorySegment context = contextP.get(ADDRESS, 0);
+            MemorySegment memh;
+            try {
+                memh = register(ucx, context, region, a);
+            } catch (RuntimeException e) {
+                ucx.cleanup.invokeExact(context);
+                throw e;
+            }
+            MemorySegment home;
+            try {
+                home = createWorker(ucx, context, Ucx.THREAD_MODE_MULTI); // the agent and the peers' requests meet here
+            } catch (RuntimeException e) {
+                int ignored = (int) ucx.memUnmap.invokeExact(context, memh);
+                ucx.cleanup.invokeExact(context);
+                throw e;
+            }
+            return new UcxTransport(ucx, context, memh, home, npes);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new ShmemException("UCX start-up failed: " + t, t);
+        }
+    }
+
+    private static MemorySegment register(Ucx.Library ucx, MemorySegment context, MemorySegment region, Arena a) throws Throwable {
+        MemorySegment params = a.allocate(Ucx.MEM_MAP_PARAMS_SIZE, 8);
+        params.set(JAVA_LONG, Ucx.MEM_MAP_FIELD_MASK, Ucx.MEM_MAP_PARAM_FIELD_ADDRESS | Ucx.MEM_MAP_PARAM_FIELD_LENGTH);
+        params.set(ADDRESS, Ucx.MEM_MAP_ADDRESS, region);
+        params.set(JAVA_LONG, Ucx.MEM_MAP_LENGTH, region.byteSize());
+        MemorySegment memhP = a.allocate(ADDRESS);
+        ucx.check((int) ucx.memMap.invokeExact(context, params, memhP), "ucp_mem_map");
+        return memhP.get(ADDRESS, 0);
+    }
+
+    /** A worker of {@code threadMode} ({@code UCS_THREAD_MODE_*}) on {@code context}. */
+    static MemorySegment createWorker(Ucx.Library ucx, MemorySegment context, int threadMode) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment params = a.allocate(Ucx.WORKER_PARAMS_SIZE, 8);
+            params.set(JAVA_LONG, Ucx.WORKER_FIELD_MASK, Ucx.WORKER_PARAM_FIELD_THREAD_MODE);
+            params.set(JAVA_INT, Ucx.WORKER_THREAD_MODE, threadMode);
+            MemorySegment workerP = a.allocate(ADDRESS);
+            ucx.check((int) ucx.workerCreate.invokeExact(context, params, workerP), "ucp_worker_create");
+            return workerP.get(ADDRESS, 0);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new ShmemException("ucp_worker_create failed: " + t, t);
+        }
+    }
+
+    /** What peers need to reach this PE: its home worker's address, its region's key and base. */
+    private byte[] describeSelf(MemorySegment region) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment addrP = a.allocate(ADDRESS), lenP = a.allocate(JAVA_LONG);
+            ucx.check((int) ucx.workerGetAddress.invokeExact(home, addrP, lenP), "ucp_worker_get_address");
+            MemorySegment addr = addrP.get(ADDRESS, 0);
+            byte[] address = addr.reinterpret(lenP.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
+            ucx.workerReleaseAddress.invokeExact(home, addr);
+            MemorySegment keyP = a.allocate(ADDRESS), keyLenP = a.allocate(JAVA_LONG);
+            ucx.check((int) ucx.rkeyPack.invokeExact(context, memh, keyP, keyLenP), "ucp_rkey_pack");
+            MemorySegment key = keyP.get(ADDRESS, 0);
+            byte[] rkey = key.reinterpret(keyLenP.get(JAVA_LONG, 0)).toArray(JAVA_BYTE);
+            ucx.rkeyBufferRelease.invokeExact(key);
+            var bytes = new ByteArrayOutputStream();
+            var out = new DataOutputStream(bytes);
+            out.writeBoolean(true);
+            out.writeLong(region.address());
+            out.writeInt(address.length);
+            out.write(address);
+            out.writeInt(rkey.length);
+            out.write(rkey);
+            return bytes.toByteArray();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new ShmemException("describing the UCX endpoint failed: " + t, t);
+        }
+    }
+
+    private static byte[] failure(String message) {
+        try {
+            var bytes = new ByteArrayOutputStream();
+            var out = new DataOutputStream(bytes);
+            out.writeBoolean(false);
+            out.writeUTF(message.length() > 8000 ? message.substring(0, 8000) : message);
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The failure a peer reported, or null. */
+    private static String failureIn(byte[] contribution) {
+        try {
+            var in = new DataInputStream(new ByteArrayInputStream(contribution));
+            return in.readBoolean() ? null : in.readUTF();
+        } catch (IOException e) {
+            return "a malformed contribution (" + e.getMessage() + ")";
+        }
+    }
+
+    private void learn(int pe, byte[] contribution) {
+        try {
+            var in = new DataInputStream(new ByteArrayInputStream(contribution));
+            in.readBoolean();
+            bases[pe] = in.readLong();
+            byte[] address = in.readNBytes(in.readInt());
+            rkeys[pe] = in.readNBytes(in.readInt());
+            addresses[pe] = arena.allocate(address.length).copyFrom(MemorySegment.ofArray(address));
+        } catch (IOException e) {
+            throw new ShmemException("shmem_init: PE " + pe + "'s UCX address is malformed: " + e.getMessage());
+        }
+    }
+
+    Ucx.Library ucx() {
+        return ucx;
+    }
+
+    MemorySegment context() {
+        return context;
+    }
+
+    /** The peer's home worker address (native), or null when it is not remote. */
+    MemorySegment address(int pe) {
+        return addresses[pe];
+    }
+
+    byte[] rkey(int pe) {
+        return rkeys[pe];
+    }
+
+    long base(int pe) {
+        return bases[pe];
+    }
+
+    @Override
+    public String name() {
+        return "ucx";
+    }
+
+    @Override
+    public boolean reaches(int pe) {
+        return pe >= 0 && pe < addresses.length && addresses[pe] != null;
+    }
+
+    @Override
+    public MemorySegment mapping(int pe) {
+        return null;
+    }
+
+    /**
+     * UCX 1.13 over tcp emulates atomics with messages that the target applies with CPU atomics, so
+     * they are coherent with the target node's own; hardware (NIC) atomics would not be.
+     */
+    @Override
+    public boolean atomicsCoherentWithCpu() {
+        return true;
+    }
+
+    @Override
+    public synchronized Channel openChannel(ChannelMode mode) {
+        if (closed) {
+            throw new IllegalStateException("the UCX transport is closed");
+        }
+        UcxChannel c = new UcxChannel(this, mode, addresses.length);
+        channels.add(c);
+        return c;
+    }
+
+    synchronized void forget(UcxChannel c) {
+        channels.remove(c);
+    }
+
+    /** Closes channels still open, stops the agent, then releases the worker, the registration and the context. */
+    @Override
+    public void close() {
+        List<UcxChannel> open;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            open = List.copyOf(channels);
+        }
+        open.forEach(UcxChannel::close);
+        agent.stop();
+        try {
+            ucx.workerDestroy.invokeExact(home);
+            int ignored = (int) ucx.memUnmap.invokeExact(context, memh);
+            ucx.cleanup.invokeExact(context);
+        } catch (Throwable t) {
+            throw new ShmemException("UCX teardown failed: " + t, t);
+        } finally {
+            arena.close();
+        }
+    }
+}

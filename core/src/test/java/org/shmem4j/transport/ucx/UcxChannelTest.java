@@ -1,0 +1,98 @@
+package org.shmem4j.transport.ucx;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.ChannelContract;
+import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.NetworkSetup;
+
+/** The contract over UCX: a few "PEs" in this JVM, each with its own UCP context, all remote to each other (tcp). */
+class UcxChannelTest extends ChannelContract {
+    /** Opens {@code npes} UCX transports collectively, as PEs would at start-up (one thread each). */
+    static UcxTransport[] openAll(MemorySegment[] regions) {
+        int npes = regions.length;
+        byte[][] round = new byte[npes][];
+        CyclicBarrier barrier = new CyclicBarrier(npes);
+        ExecutorService threads = Executors.newFixedThreadPool(npes);
+        try {
+            List<Future<UcxTransport>> opened = new ArrayList<>();
+            for (int pe = 0; pe < npes; pe++) {
+                int rank = pe;
+                boolean[] remote = new boolean[npes];
+                java.util.Arrays.fill(remote, true);
+                remote[rank] = false;
+                Function<byte[], byte[][]> allGather = mine -> {
+                    try {
+                        round[rank] = mine;
+                        barrier.await(60, TimeUnit.SECONDS);
+                        byte[][] all = round.clone();
+                        barrier.await(60, TimeUnit.SECONDS); // nobody overwrites before all have read
+                        return all;
+                    } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                        throw new IllegalStateException("test all-gather failed", e);
+                    }
+                };
+                opened.add(threads.submit(() -> UcxTransport.open(new NetworkSetup(rank, remote, regions[rank], allGather))));
+            }
+            UcxTransport[] transports = new UcxTransport[npes];
+            for (int pe = 0; pe < npes; pe++) {
+                transports[pe] = opened.get(pe).get(120, TimeUnit.SECONDS);
+            }
+            return transports;
+        } catch (Exception e) {
+            throw new IllegalStateException("opening the UCX transports failed", e);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    @Override
+    protected Fixture open(int npes) {
+        UcxAvailable.requireUcx("the UCX channel contract");
+        Arena arena = Arena.ofShared();
+        MemorySegment[] regions = new MemorySegment[npes];
+        for (int pe = 0; pe < npes; pe++) {
+            regions[pe] = arena.allocate(REGION, 4096);
+        }
+        UcxTransport[] transports = openAll(regions);
+        Channel[] channels = new Channel[npes];
+        for (int pe = 0; pe < npes; pe++) {
+            channels[pe] = transports[pe].openChannel(pe == 0 ? ChannelMode.SHARED : ChannelMode.PRIVATE);
+        }
+        return new Fixture() {
+            @Override
+            public int npes() {
+                return npes;
+            }
+
+            @Override
+            public Channel channel(int pe) {
+                return channels[pe];
+            }
+
+            @Override
+            public MemorySegment region(int pe) {
+                return regions[pe];
+            }
+
+            @Override
+            public void close() {
+                for (UcxTransport t : transports) {
+                    t.close();
+                }
+                arena.close();
+            }
+        };
+    }
+}
