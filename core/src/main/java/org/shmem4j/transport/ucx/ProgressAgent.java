@@ -5,69 +5,160 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.Lock;
 import org.shmem4j.ShmemException;
 
 /**
- * Passive progress: one platform thread per PE progresses the home worker, so the operations
- * peers direct at this PE complete while its application threads compute or sleep (OpenSHMEM
- * requires it; UCX over tcp emulates RMA with messages the target must handle). It blocks when
- * idle: after progress finds nothing, it arms the worker's wakeup and waits in {@code poll} on its
- * event fd (a machine may run 8 PEs on 2 cores), with a timeout as a backstop.
+ * Passive progress: one platform thread per PE progresses its workers, so that operations complete
+ * while the application threads compute or sleep. OpenSHMEM requires it for the target (UCX over
+ * tcp emulates RMA with messages the target must handle, at the home worker), and the initiator
+ * needs it too: data UCX accepted (local completion) may still wait in a worker's send queue for a
+ * progress call. The agent blocks when idle: after a pass finds nothing, it arms every worker's
+ * wakeup and waits in {@code poll} on their event fds (a machine may run 8 PEs on 2 cores), with
+ * a timeout as a backstop.
  */
 final class ProgressAgent {
     private static final short POLLIN = 1;
-    private static final int POLL_TIMEOUT_MS = 100;
+    private static final int POLL_TIMEOUT_MS = 100, BUSY_POLL_TIMEOUT_MS = 1;
+
+    /** A worker and the lock that serializes its use (null for a thread-safe worker), and its event fd. */
+    private record Watched(MemorySegment worker, Lock lock, int fd) {}
 
     private final Ucx.Library ucx;
-    private final MemorySegment worker;
+    private final MemorySegment home;
+    private final List<Watched> watched = new CopyOnWriteArrayList<>();
     private final Thread thread;
     private volatile boolean stopping;
     private volatile Throwable failure;
 
-    ProgressAgent(Ucx.Library ucx, MemorySegment worker) {
+    /** @param home the thread-safe worker peers' operations arrive at; always watched */
+    ProgressAgent(Ucx.Library ucx, MemorySegment home) {
         this.ucx = ucx;
-        this.worker = worker;
+        this.home = home;
         // A platform thread: a downcall pins a virtual thread to its carrier anyway.
         this.thread = Thread.ofPlatform().daemon().name("shmem4j-ucx-progress").unstarted(this::run);
+        watch(home, null);
     }
 
     void start() {
         thread.start();
     }
 
-    private void run() {
+    /** Progresses {@code worker} too, taking {@code lock} (when not null) around every use. */
+    void watch(MemorySegment worker, Lock lock) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment fdP = a.allocate(JAVA_INT);
             ucx.check((int) ucx.workerGetEfd.invokeExact(worker, fdP), "ucp_worker_get_efd");
-            MemorySegment pollfd = a.allocate(8, 4); // struct pollfd { int fd; short events; short revents; }
-            pollfd.set(JAVA_INT, 0, fdP.get(JAVA_INT, 0));
-            pollfd.set(JAVA_SHORT, 4, POLLIN);
+            watched.add(new Watched(worker, lock, fdP.get(JAVA_INT, 0)));
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new ShmemException("ucp_worker_get_efd failed: " + t, t);
+        }
+        wake();
+    }
+
+    /** Stops progressing {@code worker}; returns once the agent no longer touches it. */
+    void unwatch(MemorySegment worker, Lock lock) {
+        lock.lock(); // the agent uses a locked worker only while holding its lock
+        try {
+            watched.removeIf(w -> w.worker().equals(worker));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void wake() {
+        try {
+            int ignored = (int) ucx.workerSignal.invokeExact(home);
+        } catch (Throwable t) {
+            // the poll timeout ends the wait anyway
+        }
+    }
+
+    private void run() {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment pollfds = a.allocate(8L * 64, 4);
             while (!stopping) {
-                if ((int) ucx.workerProgress.invokeExact(worker) != 0) {
+                List<Watched> now = List.copyOf(watched);
+                if (progressAll(now)) {
                     continue;
                 }
-                int armed = (int) ucx.workerArm.invokeExact(worker);
-                if (armed == Ucx.ERR_BUSY) {
-                    continue; // more events arrived meanwhile: progress again
+                int armed = armAll(now);
+                if (armed < 0) {
+                    continue; // events arrived meanwhile: progress again
                 }
-                ucx.check(armed, "ucp_worker_arm");
-                pollfd.set(JAVA_SHORT, 6, (short) 0);
-                int ignored = (int) ucx.poll.invokeExact(pollfd, 1L, POLL_TIMEOUT_MS);
+                if (pollfds.byteSize() < 8L * now.size()) {
+                    pollfds = a.allocate(8L * now.size() * 2, 4);
+                }
+                for (int i = 0; i < now.size(); i++) {
+                    pollfds.set(JAVA_INT, 8L * i, now.get(i).fd()); // struct pollfd { int fd; short events, revents; }
+                    pollfds.set(JAVA_SHORT, 8L * i + 4, POLLIN);
+                    pollfds.set(JAVA_SHORT, 8L * i + 6, (short) 0);
+                }
+                // A worker whose lock was busy could not be armed: look again soon.
+                int timeout = armed < now.size() ? BUSY_POLL_TIMEOUT_MS : POLL_TIMEOUT_MS;
+                int ignored = (int) ucx.poll.invokeExact(pollfds, (long) now.size(), timeout);
             }
         } catch (Throwable t) {
-            failure = t; // reported by stop(); an upcall-free thread must never die silently
+            failure = t; // reported by stop(); the thread must never die silently
         }
+    }
+
+    /** One progress call on every worker whose lock is free; true if any made progress. */
+    private boolean progressAll(List<Watched> workers) throws Throwable {
+        boolean any = false;
+        for (Watched w : workers) {
+            if (w.lock() == null) {
+                any |= (int) ucx.workerProgress.invokeExact(w.worker()) != 0;
+            } else if (w.lock().tryLock()) {
+                try {
+                    if (watched.contains(w)) {
+                        any |= (int) ucx.workerProgress.invokeExact(w.worker()) != 0;
+                    }
+                } finally {
+                    w.lock().unlock();
+                }
+            }
+        }
+        return any;
+    }
+
+    /** Arms every worker it can: the number armed, or -1 when one has events pending. */
+    private int armAll(List<Watched> workers) throws Throwable {
+        int armed = 0;
+        for (Watched w : workers) {
+            int status;
+            if (w.lock() == null) {
+                status = (int) ucx.workerArm.invokeExact(w.worker());
+            } else if (w.lock().tryLock()) {
+                try {
+                    if (!watched.contains(w)) {
+                        continue;
+                    }
+                    status = (int) ucx.workerArm.invokeExact(w.worker());
+                } finally {
+                    w.lock().unlock();
+                }
+            } else {
+                continue;
+            }
+            if (status == Ucx.ERR_BUSY) {
+                return -1;
+            }
+            ucx.check(status, "ucp_worker_arm");
+            armed++;
+        }
+        return armed;
     }
 
     /** Wakes the agent, waits for it to end, and reports a failure it met. */
     void stop() {
         stopping = true;
         if (thread.isAlive()) {
-            try {
-                int ignored = (int) ucx.workerSignal.invokeExact(worker);
-            } catch (Throwable t) {
-                // the poll timeout ends the wait anyway
-            }
+            wake();
             try {
                 thread.join();
             } catch (InterruptedException e) {

@@ -15,10 +15,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Channel;
-import org.shmem4j.transport.ChannelMode;
 
 /**
- * One context's path over UCX: a worker of its own (single-threaded for a private context), an
+ * One context's path over UCX: a worker of its own, an
  * endpoint to each peer's home worker made on first use (a job of N PEs with C contexts would
  * otherwise open N x C connections at start-up, most never used) with the peer's key unpacked
  * for it. Requests are completed by polling ({@code ucp_request_check_status} while progressing
@@ -27,7 +26,8 @@ import org.shmem4j.transport.ChannelMode;
  * <p>Java heap memory cannot be the buffer of an operation that outlives the call (the GC moves
  * arrays), so heap sources and destinations go through native memory: a bounce buffer for
  * blocking operations, staging that lives until quiet for non-blocking ones. A lock makes the
- * channel safe for every mode; it is uncontended unless threads really share the context.
+ * channel safe for every mode and lets the PE's {@link ProgressAgent} progress its worker while
+ * the context's threads are elsewhere; it is uncontended unless threads really share the context.
  */
 final class UcxChannel implements Channel {
     private final UcxTransport transport;
@@ -51,11 +51,12 @@ final class UcxChannel implements Channel {
     /** An operation in flight (its request may be null when it completed at once) and its delivery at quiet. */
     private record Pending(int pe, MemorySegment request, Runnable atQuiet, String what) {}
 
-    UcxChannel(UcxTransport transport, ChannelMode mode, int npes) {
+    UcxChannel(UcxTransport transport, int npes) {
         this.transport = transport;
         this.ucx = transport.ucx();
-        this.worker = UcxTransport.createWorker(ucx, transport.context(),
-                mode == ChannelMode.PRIVATE ? Ucx.THREAD_MODE_SINGLE : Ucx.THREAD_MODE_SERIALIZED);
+        // Serialized for every mode: the channel's lock serializes its users and the progress agent,
+        // which must progress even a private context's worker (its sends may wait in the worker).
+        this.worker = UcxTransport.createWorker(ucx, transport.context(), Ucx.THREAD_MODE_SERIALIZED);
         this.endpoints = new MemorySegment[npes];
         this.rkeys = new MemorySegment[npes];
         this.plainParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
@@ -66,6 +67,7 @@ final class UcxChannel implements Channel {
         this.operand = arena.allocate(8, 8);
         this.reply = arena.allocate(8, 8);
         this.bounce = arena.allocate(4096, 64);
+        transport.agent().watch(worker, lock);
     }
 
     // ------------------------------------------------------------------ endpoints
@@ -492,6 +494,7 @@ final class UcxChannel implements Channel {
     }
 
     private void release() {
+        transport.agent().unwatch(worker, lock);
         try {
             for (int pe = 0; pe < endpoints.length; pe++) {
                 if (endpoints[pe] != null) {

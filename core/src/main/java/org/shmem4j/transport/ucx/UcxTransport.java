@@ -238,6 +238,10 @@ final class UcxTransport implements Transport {
         return context;
     }
 
+    ProgressAgent agent() {
+        return agent;
+    }
+
     /** The peer's home worker address (native), or null when it is not remote. */
     MemorySegment address(int pe) {
         return addresses[pe];
@@ -275,12 +279,16 @@ final class UcxTransport implements Transport {
         return true;
     }
 
+    /**
+     * Every mode gets the same serialized channel: its lock is uncontended for a private context,
+     * and the progress agent needs it anyway (see {@link UcxChannel}).
+     */
     @Override
     public synchronized Channel openChannel(ChannelMode mode) {
         if (closed) {
             throw new IllegalStateException("the UCX transport is closed");
         }
-        UcxChannel c = new UcxChannel(this, mode, addresses.length);
+        UcxChannel c = new UcxChannel(this, addresses.length);
         channels.add(c);
         return c;
     }
