@@ -48,6 +48,24 @@ final class FinalizeRendezvous {
         }
     }
 
+    /**
+     * Like {@link #announce} for a PE that is leaving without finalizing: a peer that cannot be
+     * reached (gone, its endpoint failed) is skipped, since it cannot be waiting for the
+     * announcement, and the others must still get theirs.
+     */
+    void announceLeaving(PeerAccess world) {
+        world.signal(me, words + me * 8L, 1);
+        for (int pe = 0; pe < npes; pe++) {
+            if (pe != me) {
+                try {
+                    world.signal(pe, words + me * 8L, 1);
+                } catch (RuntimeException unreachable) {
+                    // the peer is gone; nothing waits on it
+                }
+            }
+        }
+    }
+
     /** Waits until every PE has announced. */
     void await(WaitPolicy policy) {
         WaitPolicy.Waiter w = policy.start();

@@ -348,8 +348,18 @@ final class PeRuntime extends ShmemBase {
      */
     void abandon() {
         if (!closed) {
-            announceFinalize();
-            release();
+            try {
+                quiet();
+            } catch (RuntimeException peerGone) {
+                // what could not complete is lost with the job; the announcement still goes out
+            }
+            lastFinalize.announceLeaving(world.access());
+            try {
+                release();
+            } catch (RuntimeException secondary) {
+                // a gone peer failed the network's completion; the job already ends with the
+                // failure that made this PE leave, and release() still unmapped everything
+            }
         }
     }
 
@@ -361,15 +371,22 @@ final class PeRuntime extends ShmemBase {
     private void release() {
         closed = true;
         teams.invalidateAll();
-        if (network != null) {
-            retire("shmem_finalize was called"); // completes and closes the default context's channel
-            network.close(); // before the heap it registered is unmapped
+        try {
+            if (network != null) {
+                try {
+                    retire("shmem_finalize was called"); // completes and closes the default context's channel
+                } finally {
+                    network.close(); // before the heap it registered is unmapped
+                }
+            }
+        } finally {
+            // even when a peer's failure made the network's completion fail, nothing stays in /dev/shm
+            heap.close();
+            synchronized (slot) {
+                slot.set(null);
+            }
+            shm.close();
         }
-        heap.close();
-        synchronized (slot) {
-            slot.set(null);
-        }
-        shm.close();
     }
 
     @Override
