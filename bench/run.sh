@@ -23,6 +23,10 @@
 #   BENCH_TIMEOUT=300   seconds allowed per program
 #   BENCH_IDLE_WAIT=60  seconds to wait, before each program, for the machine to go idle (<10% busy);
 #                       the busy share seen is logged (as the C peer's run.sh does)
+#   NODES=K             spread the PEs over K pseudo-nodes (oshrun --nodes K): peers of other nodes
+#                       are reached through the network engine (UCX over tcp), and every result
+#                       line gets a path=ucx field before its value (put the same field into the C
+#                       peer's lines run with PEER_UCX_TLS=tcp to pair them in compare.py)
 # Launcher: bin/oshrun (PEs are JVM processes). If bin/oshrun does not exist yet, the programs run
 # in-process (PEs as threads of one JVM, org.shmem4j.bench.InProcess) and a '# WARNING' line says so:
 # those figures are indicative only.
@@ -58,7 +62,11 @@ if [ -n "$stale" ]; then
         || { echo "bench/run.sh: build failed" >&2; exit 1; }
 fi
 
-if [ -x bin/oshrun ]; then
+nodes=${NODES:-1}
+if [ -x bin/oshrun ] && [ "$nodes" -gt 1 ]; then
+    launch=(bin/oshrun -n "$np" --nodes "$nodes" $jvm_opts -cp "$cp" org.shmem4j.bench.Main)
+    mode="processes (bin/oshrun) on $nodes pseudo-nodes, path=ucx"
+elif [ -x bin/oshrun ]; then
     launch=(bin/oshrun -n "$np" $jvm_opts -cp "$cp" org.shmem4j.bench.Main)
     mode="processes (bin/oshrun)"
 else
@@ -103,6 +111,15 @@ echo "# loadavg before: $(cat /proc/loadavg)"
 status=0
 errlog=$(mktemp)
 
+# on pseudo-nodes, "name k=v ... unit=value" becomes "name k=v ... path=ucx unit=value"
+mark_path() {
+    if [ "$nodes" -gt 1 ]; then
+        awk '/^#/ || NF < 2 { print; fflush(); next } { $NF = "path=ucx " $NF; print; fflush() }'
+    else
+        cat
+    fi
+}
+
 # run_one LABEL PROGRAM [LAUNCHER ARG ...]: one job (the launcher args go before the JVM options)
 run_one() {
     local label=$1 prog=$2 busy t0 rc secs
@@ -110,11 +127,11 @@ run_one() {
     busy=$(wait_idle)
     t0=$(date +%s.%N)
     if [ $# -gt 0 ]; then
-        timeout "$limit" "${launch[0]}" "$@" "${launch[@]:1}" "$prog" 2> "$errlog"
+        timeout "$limit" "${launch[0]}" "$@" "${launch[@]:1}" "$prog" 2> "$errlog" | mark_path
     else
-        timeout "$limit" "${launch[@]}" "$prog" 2> "$errlog"
+        timeout "$limit" "${launch[@]}" "$prog" 2> "$errlog" | mark_path
     fi
-    rc=$?
+    rc=${PIPESTATUS[0]}
     secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     echo "# $label rc=$rc seconds=$secs cpu_busy_before=${busy}%"
     if [ "$rc" -ne 0 ]; then

@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.ValueLayout;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.shmem4j.bootstrap.InProcessHub;
+import org.shmem4j.transport.ucx.UcxAvailable;
 
 /**
  * PEs spread over pseudo-nodes: peers of other nodes are not mapped and are reached through the
@@ -17,8 +21,15 @@ import org.shmem4j.bootstrap.InProcessHub;
  * only by fence, pe_quiet per PE, nbi fetches delivered at quiet, a signal never before its data.
  */
 class PseudoNodesInProcessTest {
+    /** The engine between nodes: the deferred test network, or the one {@code SHMEM_NETWORK} names (CI: ucx). */
+    private static final String NETWORK = System.getenv().getOrDefault("SHMEM_NETWORK", "deferred");
+
     private static Map<String, String> nodes(int k) {
-        return InProcessTestSupport.env(InProcessHub.NODES, Integer.toString(k), "SHMEM_NETWORK", "deferred");
+        return nodes(k, NETWORK);
+    }
+
+    private static Map<String, String> nodes(int k, String network) {
+        return InProcessTestSupport.env(InProcessHub.NODES, Integer.toString(k), "SHMEM_NETWORK", network);
     }
 
     /** The pseudo-node of {@code pe} among {@code n} PEs on {@code k} nodes (block placement). */
@@ -209,6 +220,52 @@ class PseudoNodesInProcessTest {
                 }
                 shmem.quiet();
                 shmem.barrierAll();
+            }
+        }).orThrow();
+    }
+
+    /**
+     * Passive progress (spec 9.5 and 9.7: the target need not call the library): PE 1 waits on a
+     * plain Java latch, outside the library, while PE 0 puts to it, gets from it, and applies
+     * fetching and non-fetching AMOs and a quiet. Over UCX's tcp transport every one of them is a
+     * message the target's worker must handle, so without a progress agent PE 0 never finishes.
+     */
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"deferred", "ucx"})
+    void operationsCompleteWhileTheTargetIsOutsideTheLibrary(String network) {
+        if (network.equals("ucx")) {
+            UcxAvailable.requireUcx("passive progress over UCX");
+        }
+        var done = new CountDownLatch(1);
+        InProcessTestSupport.runWith(2, nodes(2, network), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                SymmetricLongArray x = shmem.calloc(ValueLayout.JAVA_LONG, 1024);
+                shmem.barrierAll();
+                if (shmem.myPe() == 1) {
+                    // outside the library until PE 0 is done; the bound turns a hang into a failure
+                    assertTrue(done.await(60, TimeUnit.SECONDS),
+                            "PE 0's operations to PE 1 did not complete while PE 1 was outside the library");
+                } else {
+                    long[] block = java.util.stream.LongStream.range(0, 1000).toArray();
+                    shmem.put(x, 0, block, 0, block.length, 1);
+                    shmem.quiet();
+                    long[] back = new long[block.length];
+                    shmem.get(back, 0, x, 0, back.length, 1);
+                    assertArrayEquals(block, back, "get after put and quiet");
+                    shmem.atomicAdd(x, 1000, 5, 1);
+                    assertEquals(5, shmem.atomicFetchAdd(x, 1000, 1, 1), "fetch-add after add");
+                    assertEquals(6, shmem.atomicCompareSwap(x, 1000, 6, 7, 1), "compare-swap");
+                    long[] old = {-1};
+                    shmem.atomicFetchIncNbi(old, 0, x, 1001, 1);
+                    shmem.quiet();
+                    assertEquals(0, old[0], "nbi fetch-increment delivered by quiet");
+                    assertEquals(1, shmem.atomicFetch(x, 1001, 1), "the word after the nbi increment");
+                    done.countDown();
+                }
+                shmem.barrierAll();
+                if (shmem.myPe() == 1) {
+                    assertEquals(7, x.get(1000), "PE 1's word after PE 0's AMOs");
+                }
             }
         }).orThrow();
     }

@@ -33,32 +33,36 @@ final class FinalizeRendezvous {
         this.npes = npes;
     }
 
-    /** True once world PE {@code pe} has entered its last finalize (it told this PE so). */
+    /** What a PE's word says: finalizing (it waits for everyone), or left without finalizing (gone). */
+    private static final long FINALIZING = 1, LEFT = 2;
+
+    /** True once world PE {@code pe} has entered its last finalize or left (it told this PE so). */
     boolean announced(int pe) {
         return (long) WORD.getAcquire(local, words + pe * 8L) != 0;
     }
 
     /** Tells every PE (this one first) that this PE has entered its last finalize. */
     void announce(PeerAccess world) {
-        world.signal(me, words + me * 8L, 1);
+        world.signal(me, words + me * 8L, FINALIZING);
         for (int pe = 0; pe < npes; pe++) {
             if (pe != me) {
-                world.signal(pe, words + me * 8L, 1);
+                world.signal(pe, words + me * 8L, FINALIZING);
             }
         }
     }
 
     /**
-     * Like {@link #announce} for a PE that is leaving without finalizing: a peer that cannot be
-     * reached (gone, its endpoint failed) is skipped, since it cannot be waiting for the
-     * announcement, and the others must still get theirs.
+     * Like {@link #announce} for a PE that is leaving without finalizing. A peer that has left
+     * already is skipped (its memory may be gone, and over a network an operation to a peer that
+     * has gone need not fail promptly); one that cannot be reached is skipped too, since it cannot
+     * be waiting, and the others must still get theirs.
      */
     void announceLeaving(PeerAccess world) {
-        world.signal(me, words + me * 8L, 1);
+        world.signal(me, words + me * 8L, LEFT);
         for (int pe = 0; pe < npes; pe++) {
-            if (pe != me) {
+            if (pe != me && (long) WORD.getAcquire(local, words + pe * 8L) != LEFT) {
                 try {
-                    world.signal(pe, words + me * 8L, 1);
+                    world.signal(pe, words + me * 8L, LEFT);
                 } catch (RuntimeException unreachable) {
                     // the peer is gone; nothing waits on it
                 }

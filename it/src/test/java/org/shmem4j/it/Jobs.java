@@ -73,9 +73,20 @@ final class Jobs {
         return oshrun(n, main.getName(), args);
     }
 
+    /**
+     * {@code SHMEM4J_IT_NODES=K}: the jobs' PEs are spread over K pseudo-nodes ({@code oshrun
+     * --nodes}, at most one per PE), so peers of other nodes are reached through the network engine
+     * {@code SHMEM_NETWORK} names (passed on to the jobs). 0 (unset): one node.
+     */
+    static final int PSEUDO_NODES = Integer.parseInt(System.getenv().getOrDefault("SHMEM4J_IT_NODES", "0"));
+
     /** The tests run more PEs than this machine has cores on purpose: no oversubscription warning. */
     static List<String> oshrun(int n, String main, String... args) {
-        var a = new ArrayList<String>(List.of("-n", Integer.toString(n), "--oversubscribe", "-cp", peClasspath(), main));
+        var a = new ArrayList<String>(List.of("-n", Integer.toString(n), "--oversubscribe"));
+        if (PSEUDO_NODES > 1 && n > 1) {
+            a.addAll(List.of("--nodes", Integer.toString(Math.min(PSEUDO_NODES, n))));
+        }
+        a.addAll(List.of("-cp", peClasspath(), main));
         a.addAll(List.of(args));
         return oshrun(a);
     }
@@ -103,10 +114,13 @@ final class Jobs {
         return run(name, command, Map.of(), BOUND);
     }
 
-    /** Starts {@code command}; SHMEM_* and SHMEM4J_* of this JVM's environment are not passed on. */
+    /**
+     * Starts {@code command}; SHMEM_* and SHMEM4J_* of this JVM's environment are not passed on
+     * (but for {@code SHMEM_NETWORK} when the jobs run on pseudo-nodes).
+     */
     static Running start(String name, List<String> command, Map<String, String> env) {
         var pb = new ProcessBuilder(command);
-        pb.environment().keySet().removeIf(k -> k.startsWith("SHMEM"));
+        pb.environment().keySet().removeIf(k -> k.startsWith("SHMEM") && !(PSEUDO_NODES > 1 && k.equals("SHMEM_NETWORK")));
         pb.environment().putAll(env);
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         try {

@@ -224,6 +224,11 @@ public final class Oshrun {
         if (opts.jvmOptions().stream().noneMatch(o -> o.contains("UsePerfData"))) {
             cmd.add("-XX:-UsePerfData");
         }
+        // The network engine calls native code (UCX through java.lang.foreign), which the JDK
+        // otherwise warns about for a library on the class path.
+        if (opts.jvmOptions().stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
+            cmd.add("--enable-native-access=ALL-UNNAMED");
+        }
         String core = corePath();
         classDataArchive(core, opts.jvmOptions()).ifPresent(cmd::addAll);
         cmd.addAll(opts.jvmOptions());

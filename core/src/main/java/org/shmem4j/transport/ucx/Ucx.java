@@ -36,8 +36,9 @@ final class Ucx {
     static final long WORKER_PARAM_FIELD_THREAD_MODE = 1;
     static final int THREAD_MODE_SINGLE = 0, THREAD_MODE_SERIALIZED = 1, THREAD_MODE_MULTI = 2;
     // ucp_ep_params_t (104 bytes)
-    static final long EP_PARAMS_SIZE = 104, EP_FIELD_MASK = 0, EP_ADDRESS = 8, EP_ERR_MODE = 16;
-    static final long EP_PARAM_FIELD_REMOTE_ADDRESS = 1, EP_PARAM_FIELD_ERR_HANDLING_MODE = 1 << 1;
+    static final long EP_PARAMS_SIZE = 104, EP_FIELD_MASK = 0, EP_ADDRESS = 8, EP_ERR_MODE = 16, EP_ERR_HANDLER = 24,
+            EP_ERR_HANDLER_ARG = 32;
+    static final long EP_PARAM_FIELD_REMOTE_ADDRESS = 1, EP_PARAM_FIELD_ERR_HANDLING_MODE = 1 << 1, EP_PARAM_FIELD_ERR_HANDLER = 1 << 2;
     static final int ERR_HANDLING_MODE_PEER = 1;
     // ucp_mem_map_params_t (40 bytes)
     static final long MEM_MAP_PARAMS_SIZE = 40, MEM_MAP_FIELD_MASK = 0, MEM_MAP_ADDRESS = 8, MEM_MAP_LENGTH = 16;

@@ -10,6 +10,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
@@ -47,6 +48,9 @@ final class UcxChannel implements Channel {
     /** Native staging of non-blocking operations; freed at quiet. */
     private Arena staging = Arena.ofShared();
     private boolean closed;
+    /** This channel's number for {@link EndpointFailures}, and the status each peer's endpoint failed with (0: none). */
+    private final long id;
+    private final AtomicIntegerArray failures;
 
     /** An operation in flight (its request may be null when it completed at once) and its delivery at quiet. */
     private record Pending(int pe, MemorySegment request, Runnable atQuiet, String what) {}
@@ -58,6 +62,8 @@ final class UcxChannel implements Channel {
         // which must progress even a private context's worker (its sends may wait in the worker).
         this.worker = UcxTransport.createWorker(ucx, transport.context(), Ucx.THREAD_MODE_SERIALIZED);
         this.endpoints = new MemorySegment[npes];
+        this.failures = new AtomicIntegerArray(npes);
+        this.id = EndpointFailures.register(failures);
         this.rkeys = new MemorySegment[npes];
         this.plainParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         this.atomicParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
@@ -79,6 +85,10 @@ final class UcxChannel implements Channel {
         if (closed) {
             throw new IllegalStateException(what + ": the UCX channel is closed");
         }
+        int failure = failures.get(pe);
+        if (failure != Ucx.OK) {
+            throw new ShmemException(what + ": PE " + pe + " is unreachable, its UCX endpoint failed: " + ucx.describe(failure));
+        }
         MemorySegment ep = endpoints[pe];
         return ep != null ? ep : connect(pe);
     }
@@ -86,11 +96,15 @@ final class UcxChannel implements Channel {
     private MemorySegment connect(int pe) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment params = a.allocate(Ucx.EP_PARAMS_SIZE, 8);
-            params.set(JAVA_LONG, Ucx.EP_FIELD_MASK, Ucx.EP_PARAM_FIELD_REMOTE_ADDRESS | Ucx.EP_PARAM_FIELD_ERR_HANDLING_MODE);
+            params.set(JAVA_LONG, Ucx.EP_FIELD_MASK, Ucx.EP_PARAM_FIELD_REMOTE_ADDRESS | Ucx.EP_PARAM_FIELD_ERR_HANDLING_MODE
+                    | Ucx.EP_PARAM_FIELD_ERR_HANDLER);
             params.set(ADDRESS, Ucx.EP_ADDRESS, transport.address(pe));
             // Peer failure mode: a dead peer fails the requests to it instead of hanging them, and a
-            // forced close (see close()) is allowed.
+            // forced close (see close()) is allowed. The handler notes the failure (without one
+            // UCX logs an error each time a peer that finalized first goes away).
             params.set(JAVA_INT, Ucx.EP_ERR_MODE, Ucx.ERR_HANDLING_MODE_PEER);
+            params.set(ADDRESS, Ucx.EP_ERR_HANDLER, EndpointFailures.HANDLER);
+            params.set(ADDRESS, Ucx.EP_ERR_HANDLER_ARG, MemorySegment.ofAddress(EndpointFailures.key(id, pe)));
             MemorySegment epP = a.allocate(ADDRESS);
             ucx.check((int) ucx.epCreate.invokeExact(worker, params, epP), "ucp_ep_create to PE " + pe);
             MemorySegment ep = epP.get(ADDRESS, 0);
@@ -489,6 +503,7 @@ final class UcxChannel implements Channel {
             }
         } finally {
             lock.unlock();
+            EndpointFailures.unregister(id);
             transport.forget(this);
         }
     }

@@ -31,6 +31,8 @@ import org.shmem4j.transport.Transport;
  * Each context's {@link UcxChannel} has a worker of its own and connects to the peers' home workers.
  */
 final class UcxTransport implements Transport {
+    private static final long HOME_FLUSH_BOUND_NANOS = 5_000_000_000L;
+
     private final Ucx.Library ucx;
     private final MemorySegment context;
     private final MemorySegment memh;
@@ -297,6 +299,31 @@ final class UcxTransport implements Transport {
         channels.remove(c);
     }
 
+    /**
+     * Sends what the home worker still has queued, chiefly its replies to peers that are connecting
+     * to it right now: UCX 1.13 aborts the process (an assertion later releases removed) when a
+     * worker is destroyed, or its connection fails, with such a reply still queued. With the agent
+     * stopped, nothing handles a request that arrives after this. Bounded: a peer that never
+     * answers cannot hold the teardown.
+     */
+    private void flushHome() throws Throwable {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment request = (MemorySegment) ucx.workerFlushNbx.invokeExact(home, a.allocate(Ucx.REQUEST_PARAM_SIZE, 8));
+            if (request.address() == 0 || Long.compareUnsigned(request.address(), -100L) >= 0) {
+                return; // nothing was queued, or the flush failed at once (a peer is gone): nothing to wait for
+            }
+            long deadline = System.nanoTime() + HOME_FLUSH_BOUND_NANOS;
+            while ((int) ucx.requestCheckStatus.invokeExact(request) == Ucx.INPROGRESS && System.nanoTime() - deadline < 0) {
+                if ((int) ucx.workerProgress.invokeExact(home) == 0) {
+                    Thread.yield();
+                }
+            }
+            if ((int) ucx.requestCheckStatus.invokeExact(request) != Ucx.INPROGRESS) {
+                ucx.requestFree.invokeExact(request);
+            } // else the worker's destruction releases it
+        }
+    }
+
     /** Closes channels still open, stops the agent, then releases the worker, the registration and the context. */
     @Override
     public void close() {
@@ -311,6 +338,7 @@ final class UcxTransport implements Transport {
         open.forEach(UcxChannel::close);
         agent.stop();
         try {
+            flushHome();
             ucx.workerDestroy.invokeExact(home);
             int ignored = (int) ucx.memUnmap.invokeExact(context, memh);
             ucx.cleanup.invokeExact(context);

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * they are skipped, saying why on stderr as well; under {@code SHMEM4J_REQUIRE_UCX=1} (CI, which
  * installs UCX) a skip is a failure instead.
  */
-final class UcxAvailable {
+public final class UcxAvailable {
     private UcxAvailable() {}
 
     static void require(String what, String missing) {
@@ -23,7 +23,7 @@ final class UcxAvailable {
         assumeTrue(false, message);
     }
 
-    static void requireUcx(String what) {
+    public static void requireUcx(String what) {
         require(what, Ucx.unavailable().orElse(null));
     }
 }
