@@ -21,7 +21,7 @@ final class CreatedContext extends RmaContext {
         super(team.peers(), team.members(), channelMode(options), (options & CTX_PRIVATE) != 0 ? Thread.currentThread() : null);
         this.runtime = runtime;
         this.team = team;
-        useNetwork(runtime.network());
+        useNetwork(runtime.network(), runtime.amosByNetwork());
     }
 
     /** What the context's options promise about its threads (spec 9.5.1), as its channel sees it. */

@@ -40,6 +40,8 @@ final class PeRuntime extends ShmemBase {
     private final ShmTransport shm;
     /** The network engine for the PEs on other nodes; null when every PE is on this node. */
     private final Transport network;
+    /** Every AMO and signal update goes through the network engine (SHMEM_NETWORK_ATOMICS). */
+    private final boolean amosByNetwork;
     private final SymmetricHeap heap;
     private final TeamRegistry teams;
     private final TeamImpl world;
@@ -84,8 +86,9 @@ final class PeRuntime extends ShmemBase {
         for (int pe = 0; pe < npes; pe++) {
             peers[pe] = shm.mapping(pe);
         }
-        this.network = openNetwork(bootstrap, params, peers);
-        useNetwork(network);
+        this.amosByNetwork = params.get(Params.NETWORK_ATOMICS);
+        this.network = openNetwork(bootstrap, params, peers, amosByNetwork);
+        useNetwork(network, amosByNetwork);
         this.waitPolicy = waitPolicy(params, topology.pesOnMyNode() > Runtime.getRuntime().availableProcessors(), bootstrap);
         this.heap = new SymmetricHeap(peers[me], reserved, new SymmetricHeap.HeapSync() {
             @Override
@@ -110,15 +113,16 @@ final class PeRuntime extends ShmemBase {
 
     /**
      * Collective: opens the network engine {@code SHMEM_NETWORK} names when some PE is not mapped
-     * (on another node), else nothing. Every PE of a multi-node job has such a peer, so all take
-     * part; each first says whether it found the engine, so that a PE lacking it fails them all
-     * with its reason instead of leaving them in the engine's exchange.
+     * (on another node), or for every PE when every AMO goes through it ({@code everyAmo}), else
+     * nothing. Every PE of a multi-node job has such a peer, so all take part; each first says
+     * whether it found the engine, so that a PE lacking it fails them all with its reason instead
+     * of leaving them in the engine's exchange.
      */
-    private static Transport openNetwork(Bootstrap bootstrap, Parameters params, MemorySegment[] mapped) {
+    private static Transport openNetwork(Bootstrap bootstrap, Parameters params, MemorySegment[] mapped, boolean everyAmo) {
         boolean[] remote = new boolean[mapped.length];
         int example = -1;
         for (int pe = 0; pe < mapped.length; pe++) {
-            remote[pe] = mapped[pe] == null;
+            remote[pe] = everyAmo || mapped[pe] == null;
             if (remote[pe] && example < 0) {
                 example = pe;
             }
@@ -137,7 +141,13 @@ final class PeRuntime extends ShmemBase {
                 throw new ShmemException("shmem_init: " + said);
             }
         }
-        return provider.open(new NetworkSetup(bootstrap.rank(), remote, mapped[bootstrap.rank()], bootstrap::allGather));
+        Transport network = provider.open(new NetworkSetup(bootstrap.rank(), remote, mapped[bootstrap.rank()], bootstrap::allGather));
+        if (!everyAmo && !network.atomicsCoherentWithCpu()) {
+            network.close();
+            throw new ShmemException("shmem_init: the atomics of network engine '" + name + "' are not atomic with respect to"
+                    + " CPU atomics on the PEs of a node; set " + Params.NETWORK_ATOMICS.name() + "=1 to send every AMO through it");
+        }
+        return network;
     }
 
     /**
@@ -195,6 +205,11 @@ final class PeRuntime extends ShmemBase {
     /** The network engine for PEs on other nodes, or null. */
     Transport network() {
         return network;
+    }
+
+    /** True when every AMO and signal update goes through the network engine ({@code SHMEM_NETWORK_ATOMICS}). */
+    boolean amosByNetwork() {
+        return amosByNetwork;
     }
 
     CollectivePolicy collectivePolicy() {

@@ -69,6 +69,15 @@ public final class Params {
             Parameter.of("SHMEM_NETWORK", "ucx", (variable, text) -> text.strip(),
                     "Network engine for the PEs on other nodes (ucx)");
 
+    /**
+     * {@code SHMEM_NETWORK_ATOMICS}: every AMO, signal update and lock operation goes through the
+     * network engine, to every PE including this node's and this one, for network atomics that are
+     * not atomic with respect to CPU atomics (NIC atomics).
+     */
+    public static final Parameter<Boolean> NETWORK_ATOMICS =
+            Parameter.flag("SHMEM_NETWORK_ATOMICS",
+                    "Send every AMO, signal update and lock operation through the network engine, also to PEs of this node");
+
     /** {@code SHMEM_TEAMS_MAX}: how many teams (predefined ones included) may exist at once. */
     public static final Parameter<Integer> TEAMS_MAX =
             Parameter.intRange("SHMEM_TEAMS_MAX", 256, 8, 65_536,
@@ -135,7 +144,7 @@ public final class Params {
     /** Every parameter, spec ones first, in the order {@code SHMEM_INFO} lists them. */
     public static final List<Parameter<?>> ALL = List.of(
             VERSION, INFO, DEBUG, SYMMETRIC_SIZE,
-            SHM_DIR, NETWORK, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
+            SHM_DIR, NETWORK, NETWORK_ATOMICS, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
             BOOTSTRAP_TIMEOUT_S, TEAMS_MAX, COLLECTIVE_SCRATCH, BARRIER_ALGORITHM, BCAST_ALGORITHM,
             REDUCE_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM, ALLTOALL_ALGORITHM, SCAN_ALGORITHM,
             BCAST_CROSSOVER, REDUCE_CROSSOVER, COLLECT_CROSSOVER, ALLTOALL_CROSSOVER);

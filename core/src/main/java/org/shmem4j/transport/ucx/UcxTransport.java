@@ -335,7 +335,16 @@ final class UcxTransport implements Transport {
             closed = true;
             open = List.copyOf(channels);
         }
-        open.forEach(UcxChannel::close);
+        RuntimeException failed = null;
+        for (UcxChannel c : open) {
+            try {
+                c.close();
+            } catch (RuntimeException e) { // the rest must still go: the heap is unmapped after this
+                if (failed == null) {
+                    failed = e;
+                }
+            }
+        }
         agent.stop();
         try {
             flushHome();
@@ -346,6 +355,9 @@ final class UcxTransport implements Transport {
             throw new ShmemException("UCX teardown failed: " + t, t);
         } finally {
             arena.close();
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 }

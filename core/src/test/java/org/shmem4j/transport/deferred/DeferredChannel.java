@@ -24,6 +24,9 @@ final class DeferredChannel implements Channel {
     private record Op(int pe, long epoch, Runnable deliver, Runnable complete) {}
 
     private final MappedChannel target;
+    private final MemorySegment[] regions;
+    /** AMOs are done by {@link NicAtomics} (not atomic with CPU atomics), else by CPU atomics like a mapped peer's. */
+    private final boolean nicAtomics;
     private final Liveness liveness;
     private final Consumer<DeferredChannel> onClose;
     private final List<Op> queued = new ArrayList<>();
@@ -34,8 +37,10 @@ final class DeferredChannel implements Channel {
     private boolean closed;
     private RuntimeException failure;
 
-    DeferredChannel(MemorySegment[] regions, Liveness liveness, Consumer<DeferredChannel> onClose) {
+    DeferredChannel(MemorySegment[] regions, Liveness liveness, boolean nicAtomics, Consumer<DeferredChannel> onClose) {
         this.target = new MappedChannel(regions);
+        this.regions = regions;
+        this.nicAtomics = nicAtomics;
         this.liveness = liveness;
         this.onClose = onClose;
         this.courier = Thread.ofPlatform().daemon().name("deferred-courier").start(this::deliverLoop);
@@ -154,24 +159,35 @@ final class DeferredChannel implements Channel {
         enqueue(pe, () -> target.get(staging, pe, offset), () -> dst.copyFrom(staging));
     }
 
+    /** The AMO applied at {@code pe} (on delivery), returning the old value. */
+    private long apply(AtomicOp op, int bytes, int pe, long offset, long operand, long compare) {
+        return nicAtomics ? NicAtomics.apply(regions[pe], op, bytes, offset, operand, compare)
+                : target.fetchingAtomic(op, bytes, pe, offset, operand, compare);
+    }
+
     @Override
     public long fetchingAtomic(AtomicOp op, int bytes, int pe, long offset, long operand, long compare) {
         long[] old = new long[1];
-        now(pe, () -> old[0] = target.fetchingAtomic(op, bytes, pe, offset, operand, compare));
+        now(pe, () -> old[0] = apply(op, bytes, pe, offset, operand, compare));
         return old[0];
     }
 
     @Override
     public void fetchingAtomicNbi(MemorySegment result, AtomicOp op, int bytes, int pe, long offset, long operand,
             long compare) {
-        MemorySegment staging = MemorySegment.ofArray(new byte[bytes]);
-        enqueue(pe, () -> target.fetchingAtomicNbi(staging, op, bytes, pe, offset, operand, compare),
-                () -> result.copyFrom(staging));
+        long[] old = new long[1];
+        enqueue(pe, () -> old[0] = apply(op, bytes, pe, offset, operand, compare), () -> {
+            if (bytes == 4) {
+                result.set(ValueLayout.JAVA_INT_UNALIGNED, 0, (int) old[0]);
+            } else {
+                result.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, old[0]);
+            }
+        });
     }
 
     @Override
     public void atomic(AtomicOp op, int bytes, int pe, long offset, long operand) {
-        enqueue(pe, () -> target.atomic(op, bytes, pe, offset, operand), () -> {});
+        enqueue(pe, () -> apply(op, bytes, pe, offset, operand, 0), () -> {});
     }
 
     @Override

@@ -14,9 +14,22 @@ import org.shmem4j.transport.Transport;
  * network path, and catch code that relies on delivery the contract does not promise, without UCX.
  */
 public final class DeferredProvider implements NetworkProvider {
+    private final String name;
+    private final boolean nicAtomics;
+
+    public DeferredProvider() {
+        this("deferred", false);
+    }
+
+    /** @param nicAtomics AMOs as a NIC would do them: not atomic with respect to CPU atomics (see {@link NicAtomics}) */
+    DeferredProvider(String name, boolean nicAtomics) {
+        this.name = name;
+        this.nicAtomics = nicAtomics;
+    }
+
     @Override
     public String name() {
-        return "deferred";
+        return name;
     }
 
     @Override
@@ -35,6 +48,6 @@ public final class DeferredProvider implements NetworkProvider {
                 regions[pe] = MemorySegment.ofAddress(b.getLong()).reinterpret(b.getLong());
             }
         }
-        return new DeferredTransport(setup.rank(), regions, liveness);
+        return new DeferredTransport(setup.rank(), regions, liveness, nicAtomics);
     }
 }

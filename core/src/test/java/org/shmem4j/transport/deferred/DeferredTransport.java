@@ -12,13 +12,18 @@ final class DeferredTransport implements Transport {
     private final int rank;
     private final MemorySegment[] regions;
     private final Liveness liveness;
+    private final boolean nicAtomics;
     private final List<DeferredChannel> open = new ArrayList<>();
 
-    /** @param liveness the job's record of mapped regions, or null when the regions outlive the transport */
-    DeferredTransport(int rank, MemorySegment[] regions, Liveness liveness) {
+    /**
+     * @param liveness the job's record of mapped regions, or null when the regions outlive the transport
+     * @param nicAtomics AMOs done by {@link NicAtomics} instead of CPU atomics
+     */
+    DeferredTransport(int rank, MemorySegment[] regions, Liveness liveness, boolean nicAtomics) {
         this.rank = rank;
         this.regions = regions;
         this.liveness = liveness;
+        this.nicAtomics = nicAtomics;
     }
 
     @Override
@@ -38,12 +43,12 @@ final class DeferredTransport implements Transport {
 
     @Override
     public boolean atomicsCoherentWithCpu() {
-        return true;
+        return !nicAtomics;
     }
 
     @Override
     public synchronized Channel openChannel(ChannelMode mode) {
-        DeferredChannel c = new DeferredChannel(regions, liveness, this::closed);
+        DeferredChannel c = new DeferredChannel(regions, liveness, nicAtomics, this::closed);
         open.add(c);
         return c;
     }
@@ -58,9 +63,12 @@ final class DeferredTransport implements Transport {
         synchronized (this) {
             left = List.copyOf(open);
         }
-        left.forEach(DeferredChannel::close);
-        if (liveness != null) {
-            liveness.leave(rank);
+        try {
+            left.forEach(DeferredChannel::close);
+        } finally {
+            if (liveness != null) {
+                liveness.leave(rank); // even when a channel's close failed: the region is unmapped next
+            }
         }
     }
 }
