@@ -9,6 +9,9 @@
 # folder, default ../shared/peer seen from the project root; it is copied to a temporary directory
 # because its run.sh writes results and build/ next to itself); the knobs of bench/run.sh and
 # peer/run.sh. Needs: oshcc and oshrun (apt-get install -y openmpi-bin libopenmpi-dev), gcc, python3.
+# NODES=K (K > 1) compares the network path: the Java PEs on K pseudo-nodes (UCX over tcp), the C
+# peer's PEs forced onto UCX's tcp transport (PEER_UCX_TLS, default tcp,self), both sides' lines marked
+# path=ucx.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -30,6 +33,17 @@ cp -r "$peer_src/." "$work/"
 rm -f "$work"/results-*.txt          # only this run's C results are wanted
 rm -rf "$work/build"
 
+nodes=${NODES:-1}
+if [ "$nodes" -gt 1 ]; then
+    export NODES=$nodes PEER_UCX_TLS=${PEER_UCX_TLS:-tcp,self}
+fi
+# the C side's result lines, marked like bench/run.sh marks its own on pseudo-nodes
+mark_c_path() {
+    if [ "$nodes" -gt 1 ]; then
+        awk '/^#/ || NF < 2 { print; next } { $NF = "path=ucx " $NF; print }' "$1" > "$1.tmp" && mv "$1.tmp" "$1"
+    fi
+}
+
 mkdir -p peer-results
 stamp=$(date -u +%Y%m%d-%H%M%S)
 cfiles=() jfiles=()
@@ -43,6 +57,7 @@ for i in $(seq 1 "$passes"); do
         exit 1
     fi
     mv "$newest" "peer-results/c-$stamp-$i.txt"
+    mark_c_path "peer-results/c-$stamp-$i.txt"
     cfiles+=("peer-results/c-$stamp-$i.txt")
 
     echo "compare-with-peer.sh: pass $i of $passes: Java" >&2
@@ -51,7 +66,7 @@ for i in $(seq 1 "$passes"); do
 done
 
 {
-    echo "# compare-with-peer.sh $passes passes, NP=$np PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100}, $(date -u +%FT%TZ)"
+    echo "# compare-with-peer.sh $passes passes, NP=$np NODES=$nodes PEER_UCX_TLS=${PEER_UCX_TLS:-} PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100}, $(date -u +%FT%TZ)"
     grep -h '^# WARNING' "${jfiles[@]}" | sort -u
     echo
     python3 "$work/compare.py" --java "${jfiles[@]}" --c "${cfiles[@]}"

@@ -57,8 +57,18 @@ public interface Channel extends AutoCloseable {
 
     void quiet(int pe);
 
-    /** Advances outstanding operations without waiting (called from every wait loop). */
+    /**
+     * Advances outstanding operations, and what peers do to this PE, without waiting (called from
+     * every wait loop while it spins or yields).
+     */
     void progress();
+
+    /**
+     * The waiting thread stops calling {@link #progress} for a while (it parks): a transport with a
+     * progress thread of its own lets that thread take over at once.
+     */
+    default void parking() {
+    }
 
     /** Completes what is outstanding and releases the channel. */
     @Override

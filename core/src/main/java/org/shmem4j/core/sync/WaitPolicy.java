@@ -1,7 +1,9 @@
 package org.shmem4j.core.sync;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.shmem4j.ShmemException;
+import org.shmem4j.transport.Channel;
 
 /**
  * How a PE waits for memory another PE will write: spin briefly (the answer usually comes within
@@ -16,6 +18,7 @@ public final class WaitPolicy {
     private final int yields;
     private final long parkMaxNanos;
     private final Runnable checkAlive;
+    private final Supplier<Channel> network;
 
     /**
      * @param spins busy-spin iterations before yielding (fewer when PEs outnumber cores)
@@ -24,10 +27,21 @@ public final class WaitPolicy {
      * @param checkAlive throws when the job is being torn down (see {@code Bootstrap.checkAlive})
      */
     public WaitPolicy(int spins, int yields, long parkMaxNanos, Runnable checkAlive) {
+        this(spins, yields, parkMaxNanos, checkAlive, null);
+    }
+
+    /**
+     * @param network the channel a waiting thread progresses while it spins or yields (null in a
+     *        job on one node): what peers send to this PE, and what it sent them, then moves at the
+     *        waiter's pace instead of the progress agent's wake-ups; before parking the waiter hands
+     *        progress back to the agent ({@link Channel#parking})
+     */
+    public WaitPolicy(int spins, int yields, long parkMaxNanos, Runnable checkAlive, Supplier<Channel> network) {
         this.spins = spins;
         this.yields = yields;
         this.parkMaxNanos = parkMaxNanos;
         this.checkAlive = checkAlive;
+        this.network = network;
     }
 
     /** A fresh waiter for one wait. */
@@ -56,11 +70,17 @@ public final class WaitPolicy {
         /** Called once per unsuccessful check of the awaited condition. */
         public void pause() {
             int r = round++;
+            if (r < spins + yields && network != null) {
+                network.get().progress();
+            }
             if (r < spins) {
                 Thread.onSpinWait();
             } else if (r < spins + yields) {
                 Thread.yield();
             } else {
+                if (network != null) {
+                    network.get().parking();
+                }
                 LockSupport.parkNanos(parkNanos);
                 parkNanos = Math.min(parkNanos * 2, parkMaxNanos);
                 checkAlive.run();

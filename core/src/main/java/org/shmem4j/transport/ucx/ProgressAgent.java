@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.LockSupport;
 import org.shmem4j.ShmemException;
 
 /**
@@ -22,8 +23,10 @@ import org.shmem4j.ShmemException;
 final class ProgressAgent {
     private static final short POLLIN = 1;
     private static final int POLL_TIMEOUT_MS = 100, BUSY_POLL_TIMEOUT_MS = 1;
+    /** How long after a waiting thread's last progress call the agent leaves the workers to it. */
+    private static final long WAITER_ACTIVE_NANOS = 1_000_000;
 
-    /** A worker and the lock that serializes its use (null for a thread-safe worker), and its event fd. */
+    /** A worker, the lock that serializes its use, and its event fd. */
     private record Watched(MemorySegment worker, Lock lock, int fd) {}
 
     private final Ucx.Library ucx;
@@ -31,22 +34,29 @@ final class ProgressAgent {
     private final List<Watched> watched = new CopyOnWriteArrayList<>();
     private final Thread thread;
     private volatile boolean stopping;
+    /** When a waiting thread last progressed the home worker; the agent naps until this is old. */
+    private volatile long lastWaiterProgress = System.nanoTime() - WAITER_ACTIVE_NANOS;
     private volatile Throwable failure;
 
-    /** @param home the thread-safe worker peers' operations arrive at; always watched */
-    ProgressAgent(Ucx.Library ucx, MemorySegment home) {
+    /**
+     * @param home the thread-safe worker peers' operations arrive at; always watched
+     * @param homeLock taken (tried) around every use of {@code home}, by the agent and by waiting
+     *        threads: the worker is thread-safe, but two threads progressing it at once only spin on
+     *        its internal lock, taking the core from the one doing the work
+     */
+    ProgressAgent(Ucx.Library ucx, MemorySegment home, Lock homeLock) {
         this.ucx = ucx;
         this.home = home;
         // A platform thread: a downcall pins a virtual thread to its carrier anyway.
         this.thread = Thread.ofPlatform().daemon().name("shmem4j-ucx-progress").unstarted(this::run);
-        watch(home, null);
+        watch(home, homeLock);
     }
 
     void start() {
         thread.start();
     }
 
-    /** Progresses {@code worker} too, taking {@code lock} (when not null) around every use. */
+    /** Progresses {@code worker} too, trying {@code lock} around every use (a busy worker is skipped). */
     void watch(MemorySegment worker, Lock lock) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment fdP = a.allocate(JAVA_INT);
@@ -78,10 +88,33 @@ final class ProgressAgent {
         }
     }
 
+    /**
+     * A thread waiting in the library progresses the home worker itself (see
+     * {@link UcxTransport#progressHome}); it says so here, and while it does the agent stays out of
+     * its way: woken by every arriving message, it would only take the core from that thread. A
+     * waiter that parks, or leaves the library for more than a millisecond, hands back.
+     */
+    void waiterProgressed() {
+        lastWaiterProgress = System.nanoTime();
+    }
+
+    /** The waiting thread parks: the agent takes over now rather than at the end of its nap. */
+    void waiterParking() {
+        if (System.nanoTime() - lastWaiterProgress < WAITER_ACTIVE_NANOS) {
+            lastWaiterProgress = System.nanoTime() - WAITER_ACTIVE_NANOS;
+            LockSupport.unpark(thread);
+        }
+    }
+
     private void run() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pollfds = a.allocate(8L * 64, 4);
             while (!stopping) {
+                long sinceWaiter = System.nanoTime() - lastWaiterProgress;
+                if (sinceWaiter < WAITER_ACTIVE_NANOS) {
+                    LockSupport.parkNanos(WAITER_ACTIVE_NANOS - sinceWaiter);
+                    continue;
+                }
                 List<Watched> now = List.copyOf(watched);
                 if (progressAll(now)) {
                     continue;
@@ -111,9 +144,7 @@ final class ProgressAgent {
     private boolean progressAll(List<Watched> workers) throws Throwable {
         boolean any = false;
         for (Watched w : workers) {
-            if (w.lock() == null) {
-                any |= (int) ucx.workerProgress.invokeExact(w.worker()) != 0;
-            } else if (w.lock().tryLock()) {
+            if (w.lock().tryLock()) {
                 try {
                     if (watched.contains(w)) {
                         any |= (int) ucx.workerProgress.invokeExact(w.worker()) != 0;
@@ -131,9 +162,7 @@ final class ProgressAgent {
         int armed = 0;
         for (Watched w : workers) {
             int status;
-            if (w.lock() == null) {
-                status = (int) ucx.workerArm.invokeExact(w.worker());
-            } else if (w.lock().tryLock()) {
+            if (w.lock().tryLock()) {
                 try {
                     if (!watched.contains(w)) {
                         continue;

@@ -471,7 +471,13 @@ final class UcxChannel implements Channel {
     }
 
     @Override
+    public void parking() {
+        transport.agent().waiterParking();
+    }
+
+    @Override
     public void progress() {
+        transport.progressHome(); // what peers do to this PE arrives there
         if (lock.tryLock()) { // a thread inside an operation is progressing it already
             try {
                 int ignored = (int) ucx.workerProgress.invokeExact(worker);

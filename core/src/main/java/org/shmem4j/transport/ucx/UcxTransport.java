@@ -15,6 +15,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.ChannelMode;
@@ -38,6 +39,9 @@ final class UcxTransport implements Transport {
     private final MemorySegment memh;
     private final MemorySegment home;
     private final ProgressAgent agent;
+    /** Who progresses the home worker now (the agent or a waiting thread); the others skip it. */
+    private final ReentrantLock homeLock = new ReentrantLock();
+    private boolean homeDestroyed; // guarded by homeLock
     /** Per world rank: the peer's home worker address, packed key and region base; null where not remote. */
     private final MemorySegment[] addresses;
     private final byte[][] rkeys;
@@ -54,7 +58,7 @@ final class UcxTransport implements Transport {
         this.addresses = new MemorySegment[npes];
         this.rkeys = new byte[npes][];
         this.bases = new long[npes];
-        this.agent = new ProgressAgent(ucx, home);
+        this.agent = new ProgressAgent(ucx, home, homeLock);
     }
 
     /** Collective: see {@link org.shmem4j.transport.NetworkProvider#open}. */
@@ -257,6 +261,23 @@ final class UcxTransport implements Transport {
         return bases[pe];
     }
 
+    /** One progress call on the home worker, from a thread that waits for peers, unless another thread is progressing it. */
+    void progressHome() {
+        agent.waiterProgressed();
+        if (homeLock.tryLock()) {
+            try {
+                if (homeDestroyed) {
+                    return;
+                }
+                int ignored = (int) ucx.workerProgress.invokeExact(home);
+            } catch (Throwable t) {
+                throw new ShmemException("ucp_worker_progress failed: " + t, t);
+            } finally {
+                homeLock.unlock();
+            }
+        }
+    }
+
     @Override
     public String name() {
         return "ucx";
@@ -346,14 +367,17 @@ final class UcxTransport implements Transport {
             }
         }
         agent.stop();
+        homeLock.lock(); // no waiting thread progresses it from here on
         try {
             flushHome();
             ucx.workerDestroy.invokeExact(home);
+            homeDestroyed = true;
             int ignored = (int) ucx.memUnmap.invokeExact(context, memh);
             ucx.cleanup.invokeExact(context);
         } catch (Throwable t) {
             throw new ShmemException("UCX teardown failed: " + t, t);
         } finally {
+            homeLock.unlock();
             arena.close();
         }
         if (failed != null) {
