@@ -43,12 +43,7 @@ final class FinalizeRendezvous {
 
     /** Tells every PE (this one first) that this PE has entered its last finalize. */
     void announce(PeerAccess world) {
-        world.signal(me, words + me * 8L, FINALIZING);
-        for (int pe = 0; pe < npes; pe++) {
-            if (pe != me) {
-                world.signal(pe, words + me * 8L, FINALIZING);
-            }
-        }
+        tellEveryone(world, FINALIZING);
     }
 
     /**
@@ -58,13 +53,20 @@ final class FinalizeRendezvous {
      * be waiting, and the others must still get theirs.
      */
     void announceLeaving(PeerAccess world) {
-        world.signal(me, words + me * 8L, LEFT);
+        tellEveryone(world, LEFT);
+    }
+
+    private void tellEveryone(PeerAccess world, long state) {
+        world.signal(me, words + me * 8L, state);
         for (int pe = 0; pe < npes; pe++) {
-            if (pe != me && (long) WORD.getAcquire(local, words + pe * 8L) != LEFT) {
-                try {
-                    world.signal(pe, words + me * 8L, LEFT);
-                } catch (RuntimeException unreachable) {
-                    // the peer is gone; nothing waits on it
+            if (pe == me || state == LEFT && (long) WORD.getAcquire(local, words + pe * 8L) == LEFT) {
+                continue;
+            }
+            try {
+                world.signal(pe, words + me * 8L, state);
+            } catch (RuntimeException unreachable) {
+                if (state != LEFT) {
+                    throw unreachable; // a finalizing PE's peers are all waiting for it: a failure is the job's
                 }
             }
         }

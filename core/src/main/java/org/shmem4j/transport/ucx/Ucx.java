@@ -50,6 +50,11 @@ final class Ucx {
     // ucp_atomic_op_t
     static final int ATOMIC_ADD = 0, ATOMIC_SWAP = 1, ATOMIC_CSWAP = 2, ATOMIC_AND = 3, ATOMIC_OR = 4, ATOMIC_XOR = 5;
 
+    /** {@code UCS_PTR_IS_ERR}: a request pointer returned by an {@code _nbx} call that is a status code (an error) instead. */
+    static boolean isError(MemorySegment request) {
+        return Long.compareUnsigned(request.address(), -100L) >= 0;
+    }
+
     /** {@code ucp_dt_make_contig(bytes)}: a contiguous datatype of {@code bytes}-byte elements. */
     static long contig(int bytes) {
         return (long) bytes << 3;

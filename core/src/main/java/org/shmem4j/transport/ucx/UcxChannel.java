@@ -130,7 +130,7 @@ final class UcxChannel implements Channel {
         if (a == 0) {
             return;
         }
-        if (Long.compareUnsigned(a, -100L) >= 0) { // UCS_PTR_IS_ERR: the status itself
+        if (Ucx.isError(request)) {
             throw failed(what, pe, (int) a);
         }
         try {
@@ -173,7 +173,7 @@ final class UcxChannel implements Channel {
         if (a == 0) {
             return null;
         }
-        if (Long.compareUnsigned(a, -100L) >= 0) {
+        if (Ucx.isError(request)) {
             throw failed(what, pe, (int) a);
         }
         return request;

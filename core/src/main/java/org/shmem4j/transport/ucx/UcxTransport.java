@@ -330,7 +330,7 @@ final class UcxTransport implements Transport {
     private void flushHome() throws Throwable {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment request = (MemorySegment) ucx.workerFlushNbx.invokeExact(home, a.allocate(Ucx.REQUEST_PARAM_SIZE, 8));
-            if (request.address() == 0 || Long.compareUnsigned(request.address(), -100L) >= 0) {
+            if (request.address() == 0 || Ucx.isError(request)) {
                 return; // nothing was queued, or the flush failed at once (a peer is gone): nothing to wait for
             }
             long deadline = System.nanoTime() + HOME_FLUSH_BOUND_NANOS;
