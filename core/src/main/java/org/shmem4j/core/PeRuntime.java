@@ -143,7 +143,8 @@ final class PeRuntime extends ShmemBase {
                 throw new ShmemException("shmem_init: " + said);
             }
         }
-        Transport network = provider.open(new NetworkSetup(bootstrap.rank(), remote, mapped[bootstrap.rank()], bootstrap::allGather));
+        Transport network = provider.open(new NetworkSetup(bootstrap.rank(), remote, mapped[bootstrap.rank()], bootstrap::allGather,
+                bootstrap::checkAlive));
         if (!everyAmo && !network.atomicsCoherentWithCpu()) {
             network.close();
             throw new ShmemException("shmem_init: the atomics of network engine '" + name + "' are not atomic with respect to"

@@ -60,8 +60,11 @@ public interface Channel extends AutoCloseable {
     /**
      * Advances outstanding operations, and what peers do to this PE, without waiting (called from
      * every wait loop while it spins or yields).
+     *
+     * @return true when something advanced: peers are talking to this PE, so a waiter keeps
+     *         polling instead of parking (a parked waiter adds a wake-up to each of their round trips)
      */
-    void progress();
+    boolean progress();
 
     /**
      * The waiting thread stops calling {@link #progress} for a while (it parks): a transport with a

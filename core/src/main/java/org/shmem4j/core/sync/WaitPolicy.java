@@ -70,8 +70,8 @@ public final class WaitPolicy {
         /** Called once per unsuccessful check of the awaited condition. */
         public void pause() {
             int r = round++;
-            if (r < spins + yields && network != null) {
-                network.get().progress();
+            if (r < spins + yields && network != null && network.get().progress()) {
+                round = 0; // peers are active: keep serving them at the waiter's pace
             }
             if (r < spins) {
                 Thread.onSpinWait();

@@ -123,7 +123,8 @@ public final class MappedChannel implements Channel {
     }
 
     @Override
-    public void progress() {
+    public boolean progress() {
+        return false;
     }
 
     @Override

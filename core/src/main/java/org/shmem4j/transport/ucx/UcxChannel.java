@@ -36,12 +36,16 @@ final class UcxChannel implements Channel {
     private final MemorySegment worker;
     private final MemorySegment[] endpoints;
     private final MemorySegment[] rkeys;
+    /** Idle progress rounds between two looks at the job's liveness while a request waits. */
+    private static final int LIVENESS_ROUNDS = 256;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Arena arena = Arena.ofShared();
     /** Request parameters for plain transfers (all defaults) and for atomics (datatype and reply buffer set). */
     private final MemorySegment plainParam, atomicParam, closeParam;
-    /** Operand, compare/reply words of a blocking atomic. */
-    private final MemorySegment operand, reply;
+    /** Operand, compare/reply words of a blocking atomic; the word a set's unwanted old value lands in. */
+    private final MemorySegment operand, reply, sink;
+    private final PostedAtomics posted;
     private MemorySegment bounce;
     /** Non-blocking operations not yet known complete, and what quiet then hands over. */
     private final List<Pending> pending = new ArrayList<>();
@@ -72,6 +76,8 @@ final class UcxChannel implements Channel {
         closeParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.EP_CLOSE_FLAG_FORCE);
         this.operand = arena.allocate(8, 8);
         this.reply = arena.allocate(8, 8);
+        this.sink = arena.allocate(8, 8);
+        this.posted = new PostedAtomics();
         this.bounce = arena.allocate(4096, 64);
         transport.agent().watch(worker, lock);
     }
@@ -115,17 +121,88 @@ final class UcxChannel implements Channel {
             rkeys[pe] = rkeyP.get(ADDRESS, 0);
             endpoints[pe] = ep;
             return ep;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new ShmemException("connecting to PE " + pe + " over UCX failed: " + t, t);
         }
     }
 
+    /**
+     * Non-fetching atomics in flight (signals among them: a round trip each would slow every
+     * collective). Each has an operand word of its own until its request completes, since newer
+     * UCX releases may read the operand when they send rather than when called; a word is reused
+     * only after its previous request was awaited, and a flush completes them all.
+     */
+    private final class PostedAtomics {
+        private static final int SLOTS = 64;
+        private final MemorySegment operands = arena.allocate(8L * SLOTS, 8);
+        private final MemorySegment[] requests = new MemorySegment[SLOTS];
+        private final int[] pes = new int[SLOTS];
+        private int next, inFlight;
+
+        /** The next operand word, its previous request completed. */
+        MemorySegment take() {
+            settle(next);
+            return operands.asSlice(8L * next, 8);
+        }
+
+        /** Records the request (null when it completed at once) issued with the word {@link #take} gave. */
+        void issued(int pe, MemorySegment request) {
+            if (request != null) {
+                inFlight++;
+            }
+            requests[next] = request;
+            pes[next] = pe;
+            next = (next + 1) % SLOTS;
+        }
+
+        boolean any() {
+            return inFlight > 0;
+        }
+
+        /** After a flush of {@code pe}'s endpoint (every endpoint when negative): frees the requests it completed. */
+        void completed(int pe) {
+            for (int i = 0; i < SLOTS; i++) {
+                if (pe < 0 || pes[i] == pe) {
+                    settle(i);
+                }
+            }
+        }
+
+        private void settle(int i) {
+            MemorySegment request = requests[i];
+            if (request != null) {
+                requests[i] = null;
+                inFlight--;
+                await(request, "atomic", pes[i]);
+            }
+        }
+
+        /** Teardown: hands every request back to UCX, which frees it when it completes or its endpoint closes. */
+        void abandon() throws Throwable {
+            for (int i = 0; i < SLOTS; i++) {
+                if (requests[i] != null) {
+                    ucx.requestFree.invokeExact(requests[i]);
+                    requests[i] = null;
+                    inFlight--;
+                }
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ requests
 
-    /** Waits for {@code request} (a status pointer from an {@code _nbx} call) and frees it. */
+    /**
+     * Waits for {@code request} (a status pointer from an {@code _nbx} call) and frees it. While it
+     * waits it also progresses the home worker (a peer waiting on us may need it), and a wait that
+     * lasts asks whether the job still lives: a peer that is gone may never answer.
+     */
     private void await(MemorySegment request, String what, int pe) {
+        await(request, what, pe, true);
+    }
+
+    private void await(MemorySegment request, String what, int pe, boolean untilTheJobEnds) {
         long a = request.address();
         if (a == 0) {
             return;
@@ -138,6 +215,10 @@ final class UcxChannel implements Channel {
             for (int round = 0; (status = (int) ucx.requestCheckStatus.invokeExact(request)) == Ucx.INPROGRESS; round++) {
                 int progressed = (int) ucx.workerProgress.invokeExact(worker);
                 if (progressed == 0) {
+                    transport.progressHome();
+                    if (untilTheJobEnds && round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
+                        checkAlive(request);
+                    }
                     pause(round);
                 }
             }
@@ -145,10 +226,20 @@ final class UcxChannel implements Channel {
             if (status != Ucx.OK) {
                 throw failed(what, pe, status);
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new ShmemException(what + " to PE " + pe + " failed: " + t, t);
+        }
+    }
+
+    /** When the job is ending, gives the request back to UCX (freed when it completes or its endpoint closes) and throws. */
+    private void checkAlive(MemorySegment request) throws Throwable {
+        try {
+            transport.checkAlive();
+        } catch (RuntimeException | Error jobEnding) {
+            ucx.requestFree.invokeExact(request);
+            throw jobEnding;
         }
     }
 
@@ -202,72 +293,71 @@ final class UcxChannel implements Channel {
 
     // ------------------------------------------------------------------ the contract
 
-    @Override
-    public void put(int pe, long offset, MemorySegment src) {
+    /** A step of an operation: downcalls throw {@link Throwable}. */
+    @FunctionalInterface
+    private interface Step {
+        long run() throws Throwable;
+    }
+
+    /**
+     * Runs {@code step} under the channel's lock; a downcall's failure becomes a
+     * {@link ShmemException} naming {@code what} and the peer (none when {@code pe} is negative).
+     */
+    private long locked(String what, int pe, Step step) {
         lock.lock();
         try {
-            MemorySegment ep = endpoint(pe, "put");
-            MemorySegment from = src.isNative() ? src : bounce(src.byteSize()).copyFrom(src);
-            await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
-        } catch (RuntimeException e) {
+            return step.run();
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
-            throw new ShmemException("put to PE " + pe + " failed: " + t, t);
+            throw new ShmemException(what + (pe < 0 ? "" : " with PE " + pe) + " failed: " + t, t);
         } finally {
             lock.unlock();
         }
+    }
+
+    @Override
+    public void put(int pe, long offset, MemorySegment src) {
+        locked("put", pe, () -> {
+            MemorySegment ep = endpoint(pe, "put");
+            MemorySegment from = src.isNative() ? src : bounce(src.byteSize()).copyFrom(src);
+            await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
+            return 0;
+        });
     }
 
     @Override
     public void putNbi(int pe, long offset, MemorySegment src) {
-        lock.lock();
-        try {
+        locked("put_nbi", pe, () -> {
             MemorySegment ep = endpoint(pe, "put_nbi");
             MemorySegment from = nativeCopy(src, staging);
             track(pe, inFlight(put(ep, pe, offset, from), "put_nbi", pe), null, "put_nbi");
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException("put_nbi to PE " + pe + " failed: " + t, t);
-        } finally {
-            lock.unlock();
-        }
+            return 0;
+        });
     }
 
     @Override
     public void get(MemorySegment dst, int pe, long offset) {
-        lock.lock();
-        try {
+        locked("get", pe, () -> {
             MemorySegment ep = endpoint(pe, "get");
             MemorySegment into = dst.isNative() ? dst : bounce(dst.byteSize());
             await(get(ep, pe, offset, into), "get", pe);
             if (into != dst) {
                 dst.copyFrom(into);
             }
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException("get from PE " + pe + " failed: " + t, t);
-        } finally {
-            lock.unlock();
-        }
+            return 0;
+        });
     }
 
     @Override
     public void getNbi(MemorySegment dst, int pe, long offset) {
-        lock.lock();
-        try {
+        locked("get_nbi", pe, () -> {
             MemorySegment ep = endpoint(pe, "get_nbi");
             MemorySegment into = dst.isNative() ? dst : staging.allocate(Math.max(1, dst.byteSize()), 8).asSlice(0, dst.byteSize());
             Runnable deliver = into == dst ? null : () -> dst.copyFrom(into);
             track(pe, inFlight(get(ep, pe, offset, into), "get_nbi", pe), deliver, "get_nbi");
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException("get_nbi from PE " + pe + " failed: " + t, t);
-        } finally {
-            lock.unlock();
-        }
+            return 0;
+        });
     }
 
     private static int opcode(AtomicOp op) {
@@ -318,61 +408,45 @@ final class UcxChannel implements Channel {
 
     @Override
     public long fetchingAtomic(AtomicOp op, int bytes, int pe, long offset, long operand, long compare) {
-        lock.lock();
-        try {
+        return locked("fetching atomic", pe, () -> {
             boolean cswap = op == AtomicOp.COMPARE_SWAP;
             store(this.operand, bytes, cswap ? compare : operand);
             store(reply, bytes, cswap ? operand : 0);
             await(atomic("fetching atomic", op, bytes, pe, offset, this.operand, reply), "fetching atomic", pe);
             return load(reply, bytes);
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException("fetching atomic on PE " + pe + " failed: " + t, t);
-        } finally {
-            lock.unlock();
-        }
+        });
     }
 
     @Override
     public void fetchingAtomicNbi(MemorySegment result, AtomicOp op, int bytes, int pe, long offset, long operand,
             long compare) {
-        lock.lock();
-        try {
+        locked("fetching atomic nbi", pe, () -> {
             boolean cswap = op == AtomicOp.COMPARE_SWAP;
             MemorySegment in = staging.allocate(8, 8), out = staging.allocate(8, 8);
             store(in, bytes, cswap ? compare : operand);
             store(out, bytes, cswap ? operand : 0);
             track(pe, inFlight(atomic("fetching atomic nbi", op, bytes, pe, offset, in, out), "fetching atomic nbi", pe),
                     () -> result.asSlice(0, bytes).copyFrom(out.asSlice(0, bytes)), "fetching atomic nbi");
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException("fetching atomic nbi on PE " + pe + " failed: " + t, t);
-        } finally {
-            lock.unlock();
-        }
+            return 0;
+        });
     }
 
+    /**
+     * Issued and not awaited: delivery is quiet's business. UCX has no non-fetching swap (the
+     * target aborts on one), so a set fetches into a sink word that nobody reads.
+     */
     @Override
     public void atomic(AtomicOp op, int bytes, int pe, long offset, long operand) {
         if (op == AtomicOp.COMPARE_SWAP) {
             throw new IllegalArgumentException("atomic: a compare-and-swap always fetches (use fetchingAtomic)");
         }
-        lock.lock();
-        try {
-            store(this.operand, bytes, operand);
-            // Local completion only (the operand word is reused); delivery is quiet's business. UCX
-            // has no non-fetching swap (the target aborts on one), so a set fetches and drops the old value.
-            MemorySegment dropped = op == AtomicOp.SWAP ? reply : null;
-            await(atomic("atomic", op, bytes, pe, offset, this.operand, dropped), "atomic", pe);
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException("atomic on PE " + pe + " failed: " + t, t);
-        } finally {
-            lock.unlock();
-        }
+        locked("atomic", pe, () -> {
+            MemorySegment slot = posted.take();
+            store(slot, bytes, operand);
+            posted.issued(pe, inFlight(atomic("atomic", op, bytes, pe, offset, slot, op == AtomicOp.SWAP ? sink : null),
+                    "atomic", pe));
+            return 0;
+        });
     }
 
     /** The data, a fence on the worker (later operations on an endpoint complete after earlier ones), then the signal. */
@@ -395,16 +469,10 @@ final class UcxChannel implements Channel {
 
     @Override
     public void fence() {
-        lock.lock();
-        try {
+        locked("ucp_worker_fence", -1, () -> {
             ucx.check((int) ucx.workerFence.invokeExact(worker), "ucp_worker_fence");
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException("ucp_worker_fence failed: " + t, t);
-        } finally {
-            lock.unlock();
-        }
+            return 0;
+        });
     }
 
     private void track(int pe, MemorySegment request, Runnable atQuiet, String what) {
@@ -416,44 +484,31 @@ final class UcxChannel implements Channel {
     /** Remote completion of everything issued (a worker flush), then the staged results. */
     @Override
     public void quiet() {
-        lock.lock();
-        try {
-            if (closed) {
-                return;
+        locked("quiet", -1, () -> {
+            if (!closed) {
+                await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
+                finish(-1);
             }
-            await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
-            finish(-1);
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException("quiet failed: " + t, t);
-        } finally {
-            lock.unlock();
-        }
+            return 0;
+        });
     }
 
     /** Remote completion of what went to {@code pe} (an endpoint flush), then its staged results. */
     @Override
     public void quiet(int pe) {
-        lock.lock();
-        try {
+        locked("pe_quiet", pe, () -> {
             MemorySegment ep = pe >= 0 && pe < endpoints.length ? endpoints[pe] : null;
-            if (ep == null || closed) {
-                return; // nothing was ever issued to it
+            if (ep != null && !closed) { // else nothing was ever issued to it
+                await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
+                finish(pe);
             }
-            await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
-            finish(pe);
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException("pe_quiet of PE " + pe + " failed: " + t, t);
-        } finally {
-            lock.unlock();
-        }
+            return 0;
+        });
     }
 
     /** After a flush: frees the requests of {@code pe}'s operations (all when negative) and delivers their results. */
     private void finish(int pe) {
+        posted.completed(pe);
         List<Pending> done = new ArrayList<>();
         pending.removeIf(p -> (pe < 0 || p.pe() == pe) && done.add(p));
         for (Pending p : done) {
@@ -476,17 +531,22 @@ final class UcxChannel implements Channel {
     }
 
     @Override
-    public void progress() {
-        transport.progressHome(); // what peers do to this PE arrives there
+    public boolean progress() {
+        int advanced = transport.progressHome(); // what peers do to this PE arrives there
         if (lock.tryLock()) { // a thread inside an operation is progressing it already
             try {
-                int ignored = (int) ucx.workerProgress.invokeExact(worker);
+                // Only replies to this channel's operations arrive at its worker: with none in
+                // flight, a waiter's poll costs one worker's progress instead of two.
+                if (!closed && (!pending.isEmpty() || posted.any())) {
+                    advanced += (int) ucx.workerProgress.invokeExact(worker);
+                }
             } catch (Throwable t) {
                 throw new ShmemException("ucp_worker_progress failed: " + t, t);
             } finally {
                 lock.unlock();
             }
         }
+        return advanced > 0;
     }
 
     /**
@@ -501,11 +561,13 @@ final class UcxChannel implements Channel {
             if (closed) {
                 return;
             }
+            boolean flushed = false;
             try {
                 quiet();
+                flushed = true;
             } finally {
                 closed = true;
-                release();
+                release(flushed);
             }
         } finally {
             lock.unlock();
@@ -514,19 +576,38 @@ final class UcxChannel implements Channel {
         }
     }
 
-    private void release() {
+    /** A forced close: it needs nothing from the peer, and a failed endpoint is closed all the same. */
+    private void closeEndpoint(int pe) throws Throwable {
+        try {
+            await((MemorySegment) ucx.epCloseNbx.invokeExact(endpoints[pe], closeParam), "closing the endpoint", pe, false);
+        } catch (ShmemException failedEndpoint) {
+            // its failure was reported by the operation that met it
+        }
+    }
+
+    /**
+     * Closes the endpoints and destroys the worker. UCX wants a key destroyed after the operations
+     * using it were flushed and before its endpoint goes: so when the flush failed (a peer is
+     * gone), the forced close cancels those operations first and the key goes after it.
+     */
+    private void release(boolean flushed) {
         transport.agent().unwatch(worker, lock);
         try {
+            posted.abandon(); // quiet completed them, unless a gone peer made it fail
             for (int pe = 0; pe < endpoints.length; pe++) {
                 if (endpoints[pe] != null) {
-                    ucx.rkeyDestroy.invokeExact(rkeys[pe]);
-                    MemorySegment req = (MemorySegment) ucx.epCloseNbx.invokeExact(endpoints[pe], closeParam);
-                    await(req, "closing the endpoint", pe);
+                    if (flushed) {
+                        ucx.rkeyDestroy.invokeExact(rkeys[pe]);
+                    }
+                    closeEndpoint(pe);
+                    if (!flushed) {
+                        ucx.rkeyDestroy.invokeExact(rkeys[pe]);
+                    }
                     endpoints[pe] = null;
                 }
             }
             ucx.workerDestroy.invokeExact(worker);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new ShmemException("closing a UCX channel failed: " + t, t);

@@ -48,10 +48,14 @@ final class UcxTransport implements Transport {
     private final long[] bases;
     private final Arena arena = Arena.ofShared();
     private final List<UcxChannel> channels = new ArrayList<>();
+    /** Throws once the job is being torn down: see {@link NetworkSetup#checkAlive()}. */
+    private final Runnable checkAlive;
     private boolean closed;
 
-    private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, int npes) {
+    private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, int npes,
+            Runnable checkAlive) {
         this.ucx = ucx;
+        this.checkAlive = checkAlive;
         this.context = context;
         this.memh = memh;
         this.home = home;
@@ -66,7 +70,7 @@ final class UcxTransport implements Transport {
         UcxTransport t = null;
         byte[] mine;
         try {
-            t = start(setup.region(), setup.npes());
+            t = start(setup.region(), setup.npes(), setup.checkAlive());
             mine = t.describeSelf(setup.region());
         } catch (RuntimeException e) {
             if (t != null) {
@@ -99,7 +103,7 @@ final class UcxTransport implements Transport {
     }
 
     /** This PE's UCP context, registration and home worker. */
-    private static UcxTransport start(MemorySegment region, int npes) {
+    private static UcxTransport start(MemorySegment region, int npes, Runnable checkAlive) {
         Ucx.Library ucx = Ucx.lib();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment configP = a.allocate(ADDRESS);
@@ -138,7 +142,7 @@ final class UcxTransport implements Transport {
                 ucx.cleanup.invokeExact(context);
                 throw e;
             }
-            return new UcxTransport(ucx, context, memh, home, npes);
+            return new UcxTransport(ucx, context, memh, home, npes, checkAlive);
         } catch (RuntimeException e) {
             throw e;
         } catch (Throwable t) {
@@ -262,20 +266,24 @@ final class UcxTransport implements Transport {
     }
 
     /** One progress call on the home worker, from a thread that waits for peers, unless another thread is progressing it. */
-    void progressHome() {
+    /** Throws when the job is being torn down (a blocking operation that waits long asks). */
+    void checkAlive() {
+        checkAlive.run();
+    }
+
+    /** Progresses the home worker unless another thread does; how much advanced. */
+    int progressHome() {
         agent.waiterProgressed();
         if (homeLock.tryLock()) {
             try {
-                if (homeDestroyed) {
-                    return;
-                }
-                int ignored = (int) ucx.workerProgress.invokeExact(home);
+                return homeDestroyed ? 0 : (int) ucx.workerProgress.invokeExact(home);
             } catch (Throwable t) {
                 throw new ShmemException("ucp_worker_progress failed: " + t, t);
             } finally {
                 homeLock.unlock();
             }
         }
+        return 0;
     }
 
     @Override

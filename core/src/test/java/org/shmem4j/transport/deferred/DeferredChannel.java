@@ -214,7 +214,8 @@ final class DeferredChannel implements Channel {
     }
 
     @Override
-    public void progress() {
+    public boolean progress() {
+        return false;
     }
 
     @Override

@@ -43,7 +43,7 @@ class UcxChannelTest extends ChannelContract {
                         throw new IllegalStateException("test all-gather failed", e);
                     }
                 };
-                opened.add(threads.submit(() -> UcxTransport.open(new NetworkSetup(rank, remote, regions[rank], allGather))));
+                opened.add(threads.submit(() -> UcxTransport.open(new NetworkSetup(rank, remote, regions[rank], allGather, () -> {}))));
             }
             UcxTransport[] transports = new UcxTransport[npes];
             for (int pe = 0; pe < npes; pe++) {
