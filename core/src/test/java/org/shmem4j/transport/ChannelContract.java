@@ -90,6 +90,45 @@ public abstract class ChannelContract {
         assertArrayEquals(pattern(65536, 7), read(1, 128, 65536));
     }
 
+    /**
+     * Many non-blocking operations on Java arrays between two quiets (more than a transport may
+     * stage in one region), and again after the quiet that reclaimed their staging.
+     */
+    @Test
+    void manyNbiOperationsOnHeapArraysAllCompleteByQuiet() {
+        int count = 80, n = 8192; // 640 KiB each way
+        for (int round = 0; round < 2; round++) {
+            byte[][] later = new byte[count][];
+            for (int i = 0; i < count; i++) {
+                byte[] data = pattern(n, i + round);
+                ch.putNbi(1, (long) i * n, MemorySegment.ofArray(data));
+                java.util.Arrays.fill(data, (byte) 0);
+                f.region(2).asSlice((long) i * n, n).copyFrom(MemorySegment.ofArray(pattern(n, 3 * i + round)));
+                later[i] = new byte[n];
+                ch.getNbi(MemorySegment.ofArray(later[i]), 2, (long) i * n);
+            }
+            ch.quiet();
+            for (int i = 0; i < count; i++) {
+                assertArrayEquals(pattern(n, i + round), read(1, (long) i * n, n), "round " + round + ", put " + i);
+                assertArrayEquals(pattern(n, 3 * i + round), later[i], "round " + round + ", get " + i);
+            }
+        }
+    }
+
+    /** Sets and adds are not awaited one by one: many in a row (unordered without a fence), then quiet, leave every value and the full sum. */
+    @Test
+    void manyNonFetchingSetsAndAddsCompleteByQuiet() {
+        for (int i = 0; i < 1000; i++) {
+            ch.atomic(AtomicOp.SWAP, 8, 1, 4096 + 8L * i, i + 1);
+            ch.atomic(AtomicOp.ADD, 8, 2, 2048, i + 1);
+        }
+        ch.quiet();
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(i + 1, load(1, 4096 + 8L * i, 8), "word " + i);
+        }
+        assertEquals(500_500, load(2, 2048, 8));
+    }
+
     @Test
     void getsReturnOrDeliverByQuiet() {
         f.region(1).asSlice(256, 4096).copyFrom(MemorySegment.ofArray(pattern(4096, 3)));

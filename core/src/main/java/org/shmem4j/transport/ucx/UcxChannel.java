@@ -49,8 +49,7 @@ final class UcxChannel implements Channel {
     private MemorySegment bounce;
     /** Non-blocking operations not yet known complete, and what quiet then hands over. */
     private final List<Pending> pending = new ArrayList<>();
-    /** Native staging of non-blocking operations; freed at quiet. */
-    private Arena staging = Arena.ofShared();
+    private final Staging staging;
     private boolean closed;
     /** This channel's number for {@link EndpointFailures}, and the status each peer's endpoint failed with (0: none). */
     private final long id;
@@ -78,6 +77,7 @@ final class UcxChannel implements Channel {
         this.reply = arena.allocate(8, 8);
         this.sink = arena.allocate(8, 8);
         this.posted = new PostedAtomics();
+        this.staging = new Staging();
         this.bounce = arena.allocate(4096, 64);
         transport.agent().watch(worker, lock);
     }
@@ -191,6 +191,39 @@ final class UcxChannel implements Channel {
         }
     }
 
+    /**
+     * Native memory for the Java-heap data of non-blocking operations, reclaimed all at once when
+     * quiet has nothing outstanding: a region reused from its start (closing a shared arena at
+     * every quiet would cost a handshake with every thread of the JVM), and an arena for what
+     * does not fit, closed then.
+     */
+    private final class Staging {
+        private static final long REGION = 256 * 1024;
+        private final MemorySegment region = arena.allocate(REGION, 64);
+        private long used;
+        private Arena overflow;
+
+        MemorySegment allocate(long bytes) {
+            long start = (used + 7) & ~7L;
+            if (start + bytes <= REGION) {
+                used = start + bytes;
+                return region.asSlice(start, bytes);
+            }
+            if (overflow == null) {
+                overflow = Arena.ofShared();
+            }
+            return overflow.allocate(Math.max(1, bytes), 8).asSlice(0, bytes);
+        }
+
+        void reset() {
+            used = 0;
+            if (overflow != null) {
+                overflow.close();
+                overflow = null;
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ requests
 
     /**
@@ -270,11 +303,6 @@ final class UcxChannel implements Channel {
         return request;
     }
 
-    /** {@code src} itself when native, else a copy of it in {@code memory}. */
-    private static MemorySegment nativeCopy(MemorySegment src, Arena memory) {
-        return src.isNative() ? src : memory.allocate(Math.max(1, src.byteSize()), 8).copyFrom(src);
-    }
-
     /** The bounce buffer, grown to at least {@code bytes}. */
     private MemorySegment bounce(long bytes) {
         if (bounce.byteSize() < bytes) {
@@ -330,7 +358,7 @@ final class UcxChannel implements Channel {
     public void putNbi(int pe, long offset, MemorySegment src) {
         locked("put_nbi", pe, () -> {
             MemorySegment ep = endpoint(pe, "put_nbi");
-            MemorySegment from = nativeCopy(src, staging);
+            MemorySegment from = src.isNative() ? src : staging.allocate(src.byteSize()).copyFrom(src);
             track(pe, inFlight(put(ep, pe, offset, from), "put_nbi", pe), null, "put_nbi");
             return 0;
         });
@@ -353,7 +381,7 @@ final class UcxChannel implements Channel {
     public void getNbi(MemorySegment dst, int pe, long offset) {
         locked("get_nbi", pe, () -> {
             MemorySegment ep = endpoint(pe, "get_nbi");
-            MemorySegment into = dst.isNative() ? dst : staging.allocate(Math.max(1, dst.byteSize()), 8).asSlice(0, dst.byteSize());
+            MemorySegment into = dst.isNative() ? dst : staging.allocate(dst.byteSize());
             Runnable deliver = into == dst ? null : () -> dst.copyFrom(into);
             track(pe, inFlight(get(ep, pe, offset, into), "get_nbi", pe), deliver, "get_nbi");
             return 0;
@@ -422,7 +450,7 @@ final class UcxChannel implements Channel {
             long compare) {
         locked("fetching atomic nbi", pe, () -> {
             boolean cswap = op == AtomicOp.COMPARE_SWAP;
-            MemorySegment in = staging.allocate(8, 8), out = staging.allocate(8, 8);
+            MemorySegment in = staging.allocate(8), out = staging.allocate(8);
             store(in, bytes, cswap ? compare : operand);
             store(out, bytes, cswap ? operand : 0);
             track(pe, inFlight(atomic("fetching atomic nbi", op, bytes, pe, offset, in, out), "fetching atomic nbi", pe),
@@ -520,8 +548,7 @@ final class UcxChannel implements Channel {
             }
         }
         if (pending.isEmpty()) {
-            staging.close();
-            staging = Arena.ofShared();
+            staging.reset();
         }
     }
 
@@ -612,7 +639,7 @@ final class UcxChannel implements Channel {
         } catch (Throwable t) {
             throw new ShmemException("closing a UCX channel failed: " + t, t);
         } finally {
-            staging.close();
+            staging.reset();
             arena.close();
         }
     }
