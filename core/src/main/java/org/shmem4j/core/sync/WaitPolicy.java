@@ -71,7 +71,9 @@ public final class WaitPolicy {
         public void pause() {
             int r = round++;
             if (r < spins + yields && network != null && network.get().progress()) {
-                round = 0; // peers are active: keep serving them at the waiter's pace
+                // Peers are active: keep serving them at the waiter's pace rather than park, but
+                // from the yield phase, so PEs sharing a core still get it.
+                round = Math.min(round, spins);
             }
             if (r < spins) {
                 Thread.onSpinWait();
