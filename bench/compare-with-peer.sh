@@ -36,6 +36,8 @@ rm -rf "$work/build"
 nodes=${NODES:-1}
 if [ "$nodes" -gt 1 ]; then
     export NODES=$nodes PEER_UCX_TLS=${PEER_UCX_TLS:-tcp,self}
+    # the C peer's collectives run over MPI: keep its byte transfer layer off shared memory too
+    export OMPI_MCA_btl=${OMPI_MCA_btl:-self,tcp}
 fi
 # the C side's result lines, marked like bench/run.sh marks its own on pseudo-nodes
 mark_c_path() {

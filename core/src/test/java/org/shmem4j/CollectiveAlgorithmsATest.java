@@ -51,12 +51,12 @@ class CollectiveAlgorithmsATest {
     }
 
     static Stream<Arguments> broadcasts() {
-        return Stream.concat(cases("binomial", "scatter_allgather", "linear"),
+        return Stream.concat(cases("binomial", "scatter_allgather", "linear", "push"),
                 Stream.of(Arguments.of("binomial", 12), Arguments.of("scatter_allgather", 12)));
     }
 
     static Stream<Arguments> collects() {
-        return Stream.concat(cases("ring", "recursive_doubling", "bruck", "linear"),
+        return Stream.concat(cases("ring", "recursive_doubling", "bruck", "linear", "push"),
                 Stream.of(Arguments.of("recursive_doubling", 12), Arguments.of("bruck", 12)));
     }
 

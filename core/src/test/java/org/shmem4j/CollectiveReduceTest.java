@@ -30,7 +30,7 @@ import org.shmem4j.core.heap.SymmetricHeap;
  */
 @Timeout(300)
 class CollectiveReduceTest {
-    static final String[] REDUCE_ALGORITHMS = {"linear", "tree", "recursive_doubling", "ring", "rabenseifner"};
+    static final String[] REDUCE_ALGORITHMS = {"linear", "push", "tree", "recursive_doubling", "ring", "rabenseifner"};
     static final long LARGE = 70_000; // > 16 KiB for every carrier (65536 longs is 512 KiB)
 
     enum Carrier {
@@ -313,6 +313,7 @@ class CollectiveReduceTest {
         cases.add(Arguments.of("rabenseifner", 12));
         cases.add(Arguments.of("recursive_doubling", 12));
         cases.add(Arguments.of("tree", 12));
+        cases.add(Arguments.of("push", 12));
         return cases.stream();
     }
 

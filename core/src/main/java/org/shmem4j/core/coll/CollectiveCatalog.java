@@ -27,13 +27,13 @@ public final class CollectiveCatalog {
 
     static final Map<String, Algorithms.Barrier> BARRIER = catalog(LinearAlgorithms.BARRIER, DISSEMINATION_BARRIER,
             BarrierAlgorithms.TREE, HierarchicalAlgorithms.BARRIER);
-    static final Map<String, Algorithms.Broadcast> BROADCAST = catalog(LinearAlgorithms.BROADCAST,
+    static final Map<String, Algorithms.Broadcast> BROADCAST = catalog(LinearAlgorithms.BROADCAST, PushAlgorithms.BROADCAST,
             BroadcastAlgorithms.BINOMIAL, BroadcastAlgorithms.SCATTER_ALLGATHER, HierarchicalAlgorithms.BROADCAST);
-    static final Map<String, Algorithms.Collect> COLLECT = catalog(LinearAlgorithms.COLLECT,
+    static final Map<String, Algorithms.Collect> COLLECT = catalog(LinearAlgorithms.COLLECT, PushAlgorithms.COLLECT,
             CollectAlgorithms.RING, CollectAlgorithms.RECURSIVE_DOUBLING, CollectAlgorithms.BRUCK);
     static final Map<String, Algorithms.Alltoall> ALLTOALL = catalog(LinearAlgorithms.ALLTOALL,
             AlltoallAlgorithms.PAIRWISE);
-    static final Map<String, Algorithms.Reduce> REDUCE = catalog(LinearAlgorithms.REDUCE, ReduceAlgorithms.TREE,
+    static final Map<String, Algorithms.Reduce> REDUCE = catalog(LinearAlgorithms.REDUCE, PushAlgorithms.REDUCE, ReduceAlgorithms.TREE,
             ReduceAlgorithms.RECURSIVE_DOUBLING, ReduceAlgorithms.RING, ReduceAlgorithms.RABENSEIFNER,
             HierarchicalAlgorithms.REDUCE);
     static final Map<String, Algorithms.Scan> SCAN = catalog(LinearAlgorithms.SCAN, ScanAlgorithms.LOG);

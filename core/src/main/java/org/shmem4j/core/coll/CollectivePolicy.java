@@ -12,6 +12,10 @@ import org.shmem4j.core.param.Params;
  *
  * <h2>The automatic choice</h2>
  * <ol>
+ * <li><b>Teams with members on other nodes</b> (not hierarchical, see 3): {@code push} broadcast,
+ * fcollect and reductions while the data fits the collective scratch ({@link PushAlgorithms}):
+ * a put and its signal cost one network trip where a pull costs a round trip and an
+ * acknowledgement.</li>
  * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
  * but the barrier (one exchange with one peer; nothing to gain from a schedule), except
  * rabenseifner for reductions at or above the crossover.</li>
@@ -62,15 +66,16 @@ public final class CollectivePolicy {
 
     static final String LINEAR = "linear", DISSEMINATION = "dissemination", HIERARCHICAL = HierarchicalAlgorithms.NAME,
             BINOMIAL = "binomial", SCATTER_ALLGATHER = "scatter_allgather", RECURSIVE_DOUBLING = "recursive_doubling",
-            RABENSEIFNER = "rabenseifner", RING = "ring", BRUCK = "bruck", PAIRWISE = "pairwise", LOG = "log";
+            RABENSEIFNER = "rabenseifner", RING = "ring", BRUCK = "bruck", PAIRWISE = "pairwise", LOG = "log",
+            PUSH = PushAlgorithms.NAME;
 
     /** Every algorithm name the automatic choice may pick, per collective (as the catalogs are named). */
     static final Map<String, List<String>> REFERENCED = Map.of(
             "barrier", List.of(HIERARCHICAL, DISSEMINATION),
-            "broadcast", List.of(LINEAR, HIERARCHICAL, BINOMIAL, SCATTER_ALLGATHER),
-            "collect", List.of(LINEAR, RECURSIVE_DOUBLING, BRUCK, RING),
+            "broadcast", List.of(PUSH, LINEAR, HIERARCHICAL, BINOMIAL, SCATTER_ALLGATHER),
+            "collect", List.of(PUSH, LINEAR, RECURSIVE_DOUBLING, BRUCK, RING),
             "alltoall", List.of(LINEAR, PAIRWISE),
-            "reduce", List.of(LINEAR, HIERARCHICAL, RECURSIVE_DOUBLING, RABENSEIFNER, RING),
+            "reduce", List.of(PUSH, LINEAR, HIERARCHICAL, RECURSIVE_DOUBLING, RABENSEIFNER, RING),
             "scan", List.of(LINEAR, LOG));
 
     private final Algorithms.Barrier barrier;
@@ -86,17 +91,20 @@ public final class CollectivePolicy {
     // The automatic choices, resolved once.
     private final Algorithms.Barrier hierBarrier = pick(CollectiveCatalog.BARRIER, HIERARCHICAL),
             flatBarrier = pick(CollectiveCatalog.BARRIER, DISSEMINATION);
-    private final Algorithms.Broadcast linearBcast = pick(CollectiveCatalog.BROADCAST, LINEAR),
+    private final Algorithms.Broadcast pushBcast = pick(CollectiveCatalog.BROADCAST, PUSH),
+            linearBcast = pick(CollectiveCatalog.BROADCAST, LINEAR),
             hierBcast = pick(CollectiveCatalog.BROADCAST, HIERARCHICAL),
             smallBcast = pick(CollectiveCatalog.BROADCAST, BINOMIAL),
             largeBcast = pick(CollectiveCatalog.BROADCAST, SCATTER_ALLGATHER);
-    private final Algorithms.Collect linearCollect = pick(CollectiveCatalog.COLLECT, LINEAR),
+    private final Algorithms.Collect pushCollect = pick(CollectiveCatalog.COLLECT, PUSH),
+            linearCollect = pick(CollectiveCatalog.COLLECT, LINEAR),
             smallCollectPow2 = pick(CollectiveCatalog.COLLECT, RECURSIVE_DOUBLING),
             smallCollect = pick(CollectiveCatalog.COLLECT, BRUCK),
             largeCollect = pick(CollectiveCatalog.COLLECT, RING);
     private final Algorithms.Alltoall linearAlltoall = pick(CollectiveCatalog.ALLTOALL, LINEAR),
             largeAlltoall = pick(CollectiveCatalog.ALLTOALL, PAIRWISE);
-    private final Algorithms.Reduce linearReduce = pick(CollectiveCatalog.REDUCE, LINEAR),
+    private final Algorithms.Reduce pushReduce = pick(CollectiveCatalog.REDUCE, PUSH),
+            linearReduce = pick(CollectiveCatalog.REDUCE, LINEAR),
             hierReduce = pick(CollectiveCatalog.REDUCE, HIERARCHICAL),
             smallReduce = pick(CollectiveCatalog.REDUCE, RECURSIVE_DOUBLING),
             largeReduce = pick(CollectiveCatalog.REDUCE, RABENSEIFNER),
@@ -146,6 +154,11 @@ public final class CollectivePolicy {
         return g.spansHosts() && g.size() >= 2 * g.hosts();
     }
 
+    /** Some member is on another node and the team does not go through leaders: put and signal beat pull and acknowledge. */
+    private static boolean pushes(CollectiveSupport s) {
+        return s.reachesSomeoneByNetwork() && !hierarchical(s);
+    }
+
     private static boolean powerOfTwo(int n) {
         return (n & (n - 1)) == 0;
     }
@@ -160,6 +173,9 @@ public final class CollectivePolicy {
     Algorithms.Broadcast broadcast(CollectiveSupport s, long bytes) {
         if (broadcast != null) {
             return broadcast;
+        }
+        if (pushes(s) && PushAlgorithms.broadcastFits(s, bytes)) {
+            return pushBcast;
         }
         if (tiny(s)) {
             return linearBcast;
@@ -188,6 +204,9 @@ public final class CollectivePolicy {
         if (fcollect != null) {
             return fcollect;
         }
+        if (pushes(s) && PushAlgorithms.fcollectFits(s, bytes)) {
+            return pushCollect;
+        }
         if (tiny(s) || direct(s)) {
             return linearCollect;
         }
@@ -211,6 +230,9 @@ public final class CollectivePolicy {
     Algorithms.Reduce reduce(CollectiveSupport s, long bytes) {
         if (reduce != null) {
             return reduce;
+        }
+        if (pushes(s) && PushAlgorithms.reduceFits(s, bytes)) {
+            return pushReduce;
         }
         if (tiny(s)) {
             return bytes < reduceCrossover ? linearReduce : largeReduce;

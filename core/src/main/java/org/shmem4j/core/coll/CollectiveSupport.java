@@ -48,6 +48,7 @@ public final class CollectiveSupport {
     private final Arena temporaries = Arena.ofShared();
     private MemorySegment temp = MemorySegment.NULL;
     private long seq;
+    private final boolean networked;
 
     /**
      * @param hostOfMember a small integer per member naming its host (members with equal numbers
@@ -65,6 +66,7 @@ public final class CollectiveSupport {
         // Collective waits ask `liveness` about the member they wait for instead (see await).
         this.sync = new PointToPointSync(peers.local(), waitPolicy, (routine, satisfied) -> { });
         this.hostOfMember = hostOfMember;
+        this.networked = java.util.stream.IntStream.range(0, peers.size()).anyMatch(m -> !peers.mapped(m));
     }
 
     public PeerAccess peers() {
@@ -99,6 +101,11 @@ public final class CollectiveSupport {
             hostGroups = g = new HostGroups(hostOfMember);
         }
         return g;
+    }
+
+    /** True when some member is reached through the network rather than mapped memory. */
+    public boolean reachesSomeoneByNetwork() {
+        return networked;
     }
 
     /** True when the team spans more than one host. */

@@ -27,4 +27,7 @@ public interface PeerAccess {
 
     /** Writes a flag word on {@code peer}, ordered after every earlier put of this PE (a release store). */
     void signal(int peer, long offset, long value);
+
+    /** True when member {@code peer}'s region is mapped here (else every access is a network operation). */
+    boolean mapped(int peer);
 }

@@ -79,6 +79,11 @@ public final class RoutedPeerAccess implements PeerAccess {
         }
     }
 
+    @Override
+    public boolean mapped(int peer) {
+        return mapped[peer] != null;
+    }
+
     private Channel network(int peer) {
         if (network == null) {
             throw new ShmemException("PE " + worldRanks[peer] + " is on another node and no network transport is open");

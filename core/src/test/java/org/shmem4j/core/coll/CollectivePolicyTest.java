@@ -39,6 +39,28 @@ class CollectivePolicyTest {
         assertEquals("dissemination", AUTO.barrier(blocks(2, 2)).name());
     }
 
+    /** Members on other nodes: push while the data fits the scratch, the usual choice beyond it. */
+    @Test
+    void teamsReachingMembersByNetworkPushWhatFitsTheScratch() {
+        long scratch = 16 << 10;
+        for (int[] hosts : new int[][] {{0, 1}, {0, 1, 2}, {0, 0, 1}, {0, 1, 2, 3, 4}}) {
+            CollectiveSupport s = PolicyFixtures.team(true, scratch, hosts);
+            assertEquals("push", AUTO.reduce(s, 8).name());
+            assertEquals("push", AUTO.broadcast(s, 8).name());
+            assertEquals("push", AUTO.fcollect(s, 8).name());
+            assertFalse(AUTO.collect(s, 8).name().equals("push")); // sizes unknown before the call
+            assertEquals("dissemination", AUTO.barrier(s).name());
+            assertEquals("push", AUTO.broadcast(s, scratch).name());
+            assertFalse(AUTO.broadcast(s, scratch + 1).name().equals("push"));
+            assertFalse(AUTO.reduce(s, scratch + 64).name().equals("push"));
+            assertFalse(AUTO.fcollect(s, scratch).name().equals("push"));
+        }
+        // two members on each of two nodes go through leaders
+        assertEquals("hierarchical", AUTO.reduce(PolicyFixtures.team(true, scratch, 0, 0, 1, 1), 8).name());
+        // pseudo-hosts on one node map each other: no push
+        assertEquals("linear", AUTO.reduce(PolicyFixtures.team(false, scratch, 0, 1), 8).name());
+    }
+
     @Test
     void smallMessagesOnOneHostAreLatencyOptimal() {
         CollectiveSupport s = flat(16);

@@ -10,6 +10,14 @@ final class PolicyFixtures {
     }
 
     static CollectiveSupport team(int... hostOfMember) {
+        return team(false, 0, hostOfMember);
+    }
+
+    /**
+     * @param nodesAreHosts members of different hosts are on different nodes (reached through the network)
+     * @param scratchBytes the collective scratch of each buffer
+     */
+    static CollectiveSupport team(boolean nodesAreHosts, long scratchBytes, int... hostOfMember) {
         MemorySegment local = Arena.ofAuto().allocate(64);
         PeerAccess peers = new PeerAccess() {
             @Override
@@ -42,8 +50,13 @@ final class PolicyFixtures {
                 throw new UnsupportedOperationException();
             }
 
+            @Override
+            public boolean mapped(int peer) {
+                return !nodesAreHosts || hostOfMember[peer] == hostOfMember[0];
+            }
+
         };
-        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 0, 0, 0),
+        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 0, 0, scratchBytes),
                 new WaitPolicy(1, 1, 1000, () -> {
                 }), hostOfMember, () -> {
                 }, (member, satisfied) -> {

@@ -1,0 +1,200 @@
+package org.shmem4j.core.coll;
+
+import java.lang.foreign.MemorySegment;
+import org.shmem4j.SymmetricObject;
+
+/**
+ * The {@code push} algorithms: data travels as puts into the receivers' collective scratch,
+ * each followed by a signal, for teams with members on other nodes. There a pull costs a round
+ * trip and its acknowledgement another one-way trip, while a put and its signal cost one one-way
+ * trip: a two-member all-reduce of one element is one exchange instead of three round trips.
+ *
+ * <p>Only what fits the scratch buffer of the collective's sequence number is pushed (every
+ * writer has slots of its own there, so nothing waits for a receiver to make room); larger calls
+ * run the pull algorithm named in each variant's description. The double-buffered scratch is safe
+ * by {@link CollectiveSupport}'s rule: every member waits, directly or through its partners, for
+ * data from every member, so no member runs more than one collective ahead. A member never
+ * writes another member's dest (that member may still be serving the previous collective from it).
+ */
+final class PushAlgorithms {
+    static final String NAME = "push";
+
+    private PushAlgorithms() {
+    }
+
+    /** The reduction's slots fit the scratch: one per round, and one for the fold when the size is not a power of two. */
+    static boolean reduceFits(CollectiveSupport s, long bytes) {
+        return rounds(s.size()) * ReduceAlgorithms.roundUp(bytes) <= s.scratchBytes();
+    }
+
+    static boolean broadcastFits(CollectiveSupport s, long bytes) {
+        return bytes <= s.scratchBytes();
+    }
+
+    /** fcollect's blocks, one per member, fit the scratch. */
+    static boolean fcollectFits(CollectiveSupport s, long bytes) {
+        return bytes * s.size() <= s.scratchBytes();
+    }
+
+    private static int rounds(int n) {
+        int p = Integer.highestOneBit(n);
+        return Integer.numberOfTrailingZeros(p) + (n == p ? 0 : 1);
+    }
+
+    /**
+     * Recursive doubling: in round j partners {@code nr ^ 2^j} put their partial results into each
+     * other's scratch slot j and combine, lower group's operand first (identical bits on both).
+     * Non-powers of two fold the first {@code 2(n - p)} members pairwise: the even member pushes
+     * its source to the odd one and receives the result in its own slot. Larger vectors:
+     * {@code recursive_doubling}.
+     */
+    static final Algorithms.Reduce REDUCE = new Algorithms.Reduce() {
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public void run(CollectiveSupport s, ReduceKernel k, long dest, long source, long count) {
+            long bytes = count * k.layout().byteSize();
+            if (!reduceFits(s, bytes)) {
+                ReduceAlgorithms.RECURSIVE_DOUBLING.run(s, k, dest, source, count);
+                return;
+            }
+            if (ReduceAlgorithms.trivial(s, dest, source, bytes)) {
+                return;
+            }
+            long seq = s.begin();
+            int r = s.rank();
+            int p = Integer.highestOneBit(s.size());
+            int extra = s.size() - p;
+            long slot = ReduceAlgorithms.roundUp(bytes);
+            long scratch = s.scratch(seq);
+            long foldSlot = scratch + (rounds(s.size()) - 1) * slot; // past the rounds' slots
+            MemorySegment res = s.temp(bytes);
+            if (r < 2 * extra && (r & 1) == 0) { // folded away: hand over the source, await the result
+                long st = CollectiveSupport.stamp(seq, 0);
+                s.peers().put(r + 1, foldSlot, s.local(), source, bytes);
+                s.signal(r + 1, s.senderFlag(r), st);
+                s.await(s.senderFlag(r + 1), CollectiveSupport.stamp(seq, ROUNDS_DONE));
+                MemorySegment.copy(s.local(), foldSlot, s.local(), dest, bytes);
+                return;
+            }
+            MemorySegment.copy(s.local(), source, res, 0, bytes);
+            if (r < 2 * extra) { // the partner's source first: team order
+                s.await(s.senderFlag(r - 1), CollectiveSupport.stamp(seq, 0));
+                k.combine(s.local(), foldSlot, res, 0, count);
+                MemorySegment.copy(s.local(), foldSlot, res, 0, bytes);
+            }
+            int nr = r < 2 * extra ? r / 2 : r - extra;
+            for (int j = 0, d = 1; d < p; j++, d <<= 1) {
+                int partner = nr ^ d;
+                int partnerRank = partner < extra ? 2 * partner + 1 : partner + extra;
+                long mine = scratch + j * slot; // where the partner's operand lands here, and mine there
+                long st = CollectiveSupport.stamp(seq, 1 + j);
+                s.peers().put(partnerRank, mine, res, 0, bytes);
+                s.signal(partnerRank, s.senderFlag(r), st);
+                s.await(s.senderFlag(partnerRank), st);
+                if ((nr & d) == 0) {
+                    k.combine(res, 0, s.local(), mine, count);
+                } else {
+                    k.combine(s.local(), mine, res, 0, count);
+                    MemorySegment.copy(s.local(), mine, res, 0, bytes);
+                }
+            }
+            MemorySegment.copy(res, 0, s.local(), dest, bytes);
+            if (r < 2 * extra) {
+                s.peers().put(r - 1, foldSlot, res, 0, bytes);
+                s.signal(r - 1, s.senderFlag(r), CollectiveSupport.stamp(seq, ROUNDS_DONE));
+            }
+        }
+
+    };
+
+    /** Step of a folded pair's result signal (above every round's step). */
+    private static final int ROUNDS_DONE = 1 << 19;
+
+    /**
+     * Every member tells the root it entered; the root then puts the data into every member's
+     * scratch and signals, and each member copies it to its dest. The data leaves only once all
+     * entered, so a member returning with it keeps {@link CollectiveSupport}'s rule (and the
+     * root writes no scratch a member may still read). Larger messages: {@code linear}.
+     */
+    static final Algorithms.Broadcast BROADCAST = new Algorithms.Broadcast() {
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public void run(CollectiveSupport s, long dest, long source, long bytes, int root) {
+            if (!broadcastFits(s, bytes)) {
+                LinearAlgorithms.BROADCAST.run(s, dest, source, bytes, root);
+                return;
+            }
+            long seq = s.begin();
+            long st = CollectiveSupport.stamp(seq, 0);
+            long scratch = s.scratch(seq);
+            int r = s.rank();
+            if (r == root) {
+                for (int m = 0; m < s.size(); m++) {
+                    if (m != root) {
+                        s.await(s.ackFlag(m), st);
+                    }
+                }
+                for (int m = 0; m < s.size(); m++) {
+                    if (m != root) {
+                        s.peers().put(m, scratch, s.local(), source, bytes);
+                        s.signal(m, s.senderFlag(root), st);
+                    }
+                }
+                MemorySegment.copy(s.local(), source, s.local(), dest, bytes);
+            } else {
+                s.signal(root, s.ackFlag(r), st);
+                s.await(s.senderFlag(root), st);
+                MemorySegment.copy(s.local(), scratch, s.local(), dest, bytes);
+            }
+        }
+    };
+
+    /**
+     * fcollect: every member puts its contribution into every other member's scratch at its own
+     * block and signals; each member assembles its dest once all blocks arrived. collect (whose
+     * sizes the members learn only during the call) and larger calls: {@code linear}.
+     */
+    static final Algorithms.Collect COLLECT = new Algorithms.Collect() {
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public void fixed(CollectiveSupport s, long dest, long source, long bytes) {
+            int n = s.size();
+            if (!fcollectFits(s, bytes)) {
+                LinearAlgorithms.COLLECT.fixed(s, dest, source, bytes);
+                return;
+            }
+            long seq = s.begin();
+            long st = CollectiveSupport.stamp(seq, 0);
+            long scratch = s.scratch(seq);
+            int r = s.rank();
+            for (int i = 1; i < n; i++) { // starting with the next member spreads the load
+                int m = (r + i) % n;
+                s.peers().put(m, scratch + r * bytes, s.local(), source, bytes);
+                s.signal(m, s.senderFlag(r), st);
+            }
+            MemorySegment.copy(s.local(), source, s.local(), dest + r * bytes, bytes);
+            for (int i = 1; i < n; i++) {
+                int m = (r + n - i) % n;
+                s.await(s.senderFlag(m), st);
+                MemorySegment.copy(s.local(), scratch + m * bytes, s.local(), dest + m * bytes, bytes);
+            }
+        }
+
+        @Override
+        public void variable(CollectiveSupport s, String routine, SymmetricObject dest, long source, long bytes) {
+            LinearAlgorithms.COLLECT.variable(s, routine, dest, source, bytes);
+        }
+    };
+}
