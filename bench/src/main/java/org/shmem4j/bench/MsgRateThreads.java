@@ -19,23 +19,38 @@ import org.shmem4j.SymmetricLongArray;
  * a barrier before to a barrier after (all threads done); the rate is the aggregate of the
  * threads. PE 1 is passive. T = 1, 2, 4.
  *
- * <p>Output: {@code msgrate op=putmem_nbi threads=<T> ctx=private|shared Mmsgs=<v>}.
+ * <p>Then the same with 1 MiB puts (windows of {@value #WINDOW} followed by {@code quiet}) into a
+ * region of its own per thread: the paper's bandwidth figure.
+ *
+ * <p>Output: {@code msgrate op=putmem_nbi threads=<T> ctx=private|shared Mmsgs=<v>} and
+ * {@code bw op=putmem_nbi bytes=1048576 threads=<T> ctx=private|shared MBps=<v>}.
  * Every thread writes its own {@value #SLOTS} slots of the destination; after each case PE 1
- * checks that each slot holds the value its thread last put there.
+ * checks that each slot holds the value its thread last put there (for 1 MiB puts: every word
+ * of the thread's region).
  */
 public final class MsgRateThreads {
     static final int SLOTS = 1024;
     static final int[] THREADS = {1, 2, 4};
     static final int MAX_THREADS = 4;
+    static final long LARGE = 1 << 20;
+    static final int WINDOW = 16;
 
     private final Shmem shmem;
     private final SymmetricLongArray dst;
+    private final SymmetricLongArray large;
     private final Arena arena;
 
-    private MsgRateThreads(Shmem shmem, SymmetricLongArray dst, Arena arena) {
+    private MsgRateThreads(Shmem shmem, SymmetricLongArray dst, SymmetricLongArray large, Arena arena) {
         this.shmem = shmem;
         this.dst = dst;
+        this.large = large;
         this.arena = arena;
+    }
+
+    /** What a sender thread does in one stream: {@code n} batches on its context. */
+    @FunctionalInterface
+    private interface Stream {
+        void run(Context ctx, long n);
     }
 
     public static void main(String[] args) {
@@ -57,40 +72,113 @@ public final class MsgRateThreads {
                 return 1;
             }
             int me = shmem.myPe();
-            int nrep = knobs.reps();
             SymmetricLongArray dst = shmem.calloc(ValueLayout.JAVA_LONG, (long) MAX_THREADS * SLOTS);
-            MsgRateThreads bench = new MsgRateThreads(shmem, dst, arena);
+            SymmetricLongArray large = shmem.calloc(ValueLayout.JAVA_LONG, MAX_THREADS * LARGE / 8);
+            MsgRateThreads bench = new MsgRateThreads(shmem, dst, large, arena);
             long batches = knobs.scaled(1000);   // ~1M messages per repeat per thread, as msgrate
             long warm = knobs.warmup(batches / 10 + 1);
             if (knobs.jitWarmup()) {
                 warm = Math.max(warm, Math.ceilDiv(Knobs.JIT_OPS, MsgRate.BATCH));
             }
-            double[] v = new double[nrep];
+            long windows = Math.max(1, knobs.scaled(64)); // 1 GiB per repeat per thread at 100 %
             for (String ctx : new String[] {"private", "shared"}) {
-                boolean priv = ctx.equals("private");
                 for (int t : THREADS) {
-                    // PE 0's sender threads live for the case (warm-up and repeats); PE 1 only synchronizes
-                    try (Senders senders = me == 0 ? bench.new Senders(t, priv) : null;
-                            Warmup warmup = new Warmup(shmem, knobs)) {
-                        long t0 = System.nanoTime();
-                        do {
-                            bench.stream(senders, warm);
-                        } while (warmup.again(t0));
-                        for (int r = 0; r < nrep; r++) {
-                            double secs = bench.stream(senders, batches);
-                            v[r] = t * (double) batches * MsgRate.BATCH / secs / 1e6;
-                        }
-                    }
+                    double secs = bench.measure(knobs, t, ctx, warm, batches, bench::messages);
                     if (me == 0) {
-                        Bench.line("msgrate op=putmem_nbi threads=%d ctx=%s Mmsgs=%.3f", t, ctx, Bench.median(v, nrep));
+                        Bench.line("msgrate op=putmem_nbi threads=%d ctx=%s Mmsgs=%.3f", t, ctx,
+                                t * (double) batches * MsgRate.BATCH / secs / 1e6);
                     }
                     bench.verifyAndClear(t, ctx);
                 }
             }
+            for (String ctx : new String[] {"private", "shared"}) {
+                for (int t : THREADS) {
+                    double secs = bench.measure(knobs, t, ctx, 1, windows, bench::megabytes);
+                    if (me == 0) {
+                        Bench.line("bw op=putmem_nbi bytes=%d threads=%d ctx=%s MBps=%.0f", LARGE, t, ctx,
+                                t * (double) windows * WINDOW * LARGE / secs / 1e6);
+                    }
+                    bench.verifyLarge(t, ctx);
+                }
+            }
+            large.close();
             shmem.barrierAll();
             dst.close();
             return 0;
         }
+    }
+
+    /** Median seconds of one stream of {@code batches} over {@code threads} senders of {@code work}, after warm-up. */
+    private double measure(Knobs knobs, int threads, String ctx, long warm, long batches, java.util.function.IntFunction<Stream> work) {
+        int nrep = knobs.reps();
+        double[] v = new double[nrep];
+        // PE 0's sender threads live for the case (warm-up and repeats); PE 1 only synchronizes
+        try (Senders senders = shmem.myPe() == 0 ? new Senders(threads, ctx.equals("private"), work) : null;
+                Warmup warmup = new Warmup(shmem, knobs)) {
+            long t0 = System.nanoTime();
+            do {
+                stream(senders, warm);
+            } while (warmup.again(t0));
+            for (int r = 0; r < nrep; r++) {
+                v[r] = stream(senders, batches);
+            }
+        }
+        return Bench.median(v, nrep);
+    }
+
+    /** Thread {@code id}'s 8-byte puts: batches of {@link MsgRate#BATCH} into its slots, then quiet. */
+    private Stream messages(int id) {
+        MemorySegment src = arena.allocate(ValueLayout.JAVA_LONG, SLOTS);
+        MemorySegment[] slots = new MemorySegment[SLOTS];
+        for (int k = 0; k < SLOTS; k++) {
+            src.setAtIndex(ValueLayout.JAVA_LONG, k, value(id, k));
+            slots[k] = src.asSlice(k * 8L, 8);
+        }
+        long base = (long) id * SLOTS * 8;
+        return (ctx, n) -> {
+            for (long b = 0; b < n; b++) {
+                for (int k = 0; k < MsgRate.BATCH; k++) {
+                    ctx.putmemNbi(dst, base + (k % SLOTS) * 8L, slots[k % SLOTS], 1);
+                }
+                ctx.quiet();
+            }
+        };
+    }
+
+    /** Thread {@code id}'s 1 MiB puts: windows of {@link #WINDOW} into its region, then quiet. */
+    private Stream megabytes(int id) {
+        MemorySegment src = arena.allocate(LARGE, 64);
+        for (long w = 0; w < LARGE / 8; w++) {
+            src.setAtIndex(ValueLayout.JAVA_LONG, w, value(id, (int) w));
+        }
+        return (ctx, n) -> {
+            for (long b = 0; b < n; b++) {
+                for (int k = 0; k < WINDOW; k++) {
+                    ctx.putmemNbi(large, id * LARGE, src, 1);
+                }
+                ctx.quiet();
+            }
+        };
+    }
+
+    /** PE 1 checks every word the threads' 1 MiB puts wrote, then clears them. */
+    private void verifyLarge(int threads, String ctx) {
+        shmem.barrierAll();
+        if (shmem.myPe() == 1) {
+            MemorySegment d = large.segment();
+            for (int t = 0; t < threads; t++) {
+                for (long w = 0; w < LARGE / 8; w++) {
+                    long got = d.getAtIndex(ValueLayout.JAVA_LONG, t * LARGE / 8 + w);
+                    if (got != value(t, (int) w)) {
+                        System.err.println("msgrate_threads: bw threads=" + threads + " ctx=" + ctx + ": word " + w
+                                + " of thread " + t + " holds " + got + ", expected " + value(t, (int) w));
+                        shmem.globalExit(3);
+                    }
+                }
+            }
+            d.fill((byte) 0);
+        }
+        shmem.barrierAll();
     }
 
     /** One timed stream, barrier to barrier (PE 0's threads all done); seconds. */
@@ -133,22 +221,18 @@ public final class MsgRateThreads {
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private volatile long batches;   // < 0: exit
 
-        Senders(int count, boolean privateContexts) {
+        Senders(int count, boolean privateContexts, java.util.function.IntFunction<Stream> work) {
             this.threads = new Thread[count];
             this.start = new CyclicBarrier(count + 1);
             this.done = new CyclicBarrier(count + 1);
             for (int t = 0; t < count; t++) {
-                int id = t;
-                MemorySegment src = arena.allocate(ValueLayout.JAVA_LONG, SLOTS);
-                for (int k = 0; k < SLOTS; k++) {
-                    src.setAtIndex(ValueLayout.JAVA_LONG, k, value(id, k));
-                }
+                Stream stream = work.apply(t);
                 threads[t] = Thread.ofPlatform().name("msgrate-sender-" + t).daemon(true)
-                        .start(() -> sender(id, src, privateContexts));
+                        .start(() -> sender(stream, privateContexts));
             }
         }
 
-        private void sender(int id, MemorySegment src, boolean privateContexts) {
+        private void sender(Stream stream, boolean privateContexts) {
             Context ctx = shmem;
             if (privateContexts) {
                 try {
@@ -158,11 +242,6 @@ public final class MsgRateThreads {
                     ctx = null;   // keeps taking part in the barriers; go() reports the failure
                 }
             }
-            MemorySegment[] slots = new MemorySegment[SLOTS];
-            for (int k = 0; k < SLOTS; k++) {
-                slots[k] = src.asSlice(k * 8L, 8);
-            }
-            long base = (long) id * SLOTS * 8;
             try {
                 while (true) {
                     start.await();
@@ -171,7 +250,7 @@ public final class MsgRateThreads {
                         break;
                     }
                     try {
-                        putBatches(ctx, base, slots, n);
+                        stream.run(ctx, n);
                     } catch (Throwable e) {
                         failure.compareAndSet(null, e);
                     }
@@ -183,15 +262,6 @@ public final class MsgRateThreads {
                 if (privateContexts && ctx != null) {
                     ctx.close();
                 }
-            }
-        }
-
-        private void putBatches(Context ctx, long base, MemorySegment[] slots, long n) {
-            for (long b = 0; b < n; b++) {
-                for (int k = 0; k < MsgRate.BATCH; k++) {
-                    ctx.putmemNbi(dst, base + (k % SLOTS) * 8L, slots[k % SLOTS], 1);
-                }
-                ctx.quiet();
             }
         }
 
