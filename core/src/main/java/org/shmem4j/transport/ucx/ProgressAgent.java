@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.shmem4j.ShmemException;
 
 /**
@@ -26,8 +27,8 @@ final class ProgressAgent {
     /** How long after a waiting thread's last progress call the agent leaves the workers to it. */
     private static final long WAITER_ACTIVE_NANOS = 1_000_000;
 
-    /** A worker, the lock that serializes its use, and its event fd. */
-    private record Watched(MemorySegment worker, Lock lock, int fd) {}
+    /** A worker, the lock that serializes its use, when its owner last used it, and its event fd. */
+    private record Watched(MemorySegment worker, Lock lock, LongSupplier lastUse, int fd) {}
 
     private final Ucx.Library ucx;
     private final MemorySegment home;
@@ -49,19 +50,24 @@ final class ProgressAgent {
         this.home = home;
         // A platform thread: a downcall pins a virtual thread to its carrier anyway.
         this.thread = Thread.ofPlatform().daemon().name("shmem4j-ucx-progress").unstarted(this::run);
-        watch(home, homeLock);
+        watch(home, homeLock, null); // the waiters' naps govern it (see run)
     }
 
     void start() {
         thread.start();
     }
 
-    /** Progresses {@code worker} too, trying {@code lock} around every use (a busy worker is skipped). */
-    void watch(MemorySegment worker, Lock lock) {
+    /**
+     * Progresses {@code worker} too, trying {@code lock} around every use (a busy worker is
+     * skipped), and leaving it to its owner while {@code lastUse} (a {@link System#nanoTime}) is
+     * recent: a thread issuing operations progresses the worker with each of them, and an agent
+     * taking its lock between them only makes it wait. A null {@code lastUse}: never left to an owner.
+     */
+    void watch(MemorySegment worker, Lock lock, LongSupplier lastUse) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment fdP = a.allocate(JAVA_INT);
             ucx.check((int) ucx.workerGetEfd.invokeExact(worker, fdP), "ucp_worker_get_efd");
-            watched.add(new Watched(worker, lock, fdP.get(JAVA_INT, 0)));
+            watched.add(new Watched(worker, lock, lastUse, fdP.get(JAVA_INT, 0)));
         } catch (RuntimeException e) {
             throw e;
         } catch (Throwable t) {
@@ -115,29 +121,30 @@ final class ProgressAgent {
                     LockSupport.parkNanos(WAITER_ACTIVE_NANOS - sinceWaiter);
                     continue;
                 }
-                List<Watched> now = List.copyOf(watched);
+                long t = System.nanoTime();
+                List<Watched> now = watched.stream().filter(w -> !inUse(w, t)).toList();
                 if (progressAll(now)) {
                     continue;
-                }
-                int armed = armAll(now);
-                if (armed < 0) {
-                    continue; // events arrived meanwhile: progress again
                 }
                 if (pollfds.byteSize() < 8L * now.size()) {
                     pollfds = a.allocate(8L * now.size() * 2, 4);
                 }
-                for (int i = 0; i < now.size(); i++) {
-                    pollfds.set(JAVA_INT, 8L * i, now.get(i).fd()); // struct pollfd { int fd; short events, revents; }
-                    pollfds.set(JAVA_SHORT, 8L * i + 4, POLLIN);
-                    pollfds.set(JAVA_SHORT, 8L * i + 6, (short) 0);
+                int armed = armAll(now, pollfds);
+                if (armed < 0) {
+                    continue; // events arrived meanwhile: progress again
                 }
-                // A worker whose lock was busy could not be armed: look again soon.
-                int timeout = armed < now.size() ? BUSY_POLL_TIMEOUT_MS : POLL_TIMEOUT_MS;
-                int ignored = (int) ucx.poll.invokeExact(pollfds, (long) now.size(), timeout);
+                // A worker whose lock was busy could not be armed, one in use was left to its
+                // owner: look again soon.
+                int timeout = armed < watched.size() ? BUSY_POLL_TIMEOUT_MS : POLL_TIMEOUT_MS;
+                int ignored = (int) ucx.poll.invokeExact(pollfds, (long) armed, timeout);
             }
         } catch (Throwable t) {
             failure = t; // reported by stop(); the thread must never die silently
         }
+    }
+
+    private static boolean inUse(Watched w, long now) {
+        return w.lastUse() != null && now - w.lastUse().getAsLong() < WAITER_ACTIVE_NANOS;
     }
 
     /** One progress call on every worker whose lock is free; true if any made progress. */
@@ -157,8 +164,11 @@ final class ProgressAgent {
         return any;
     }
 
-    /** Arms every worker it can: the number armed, or -1 when one has events pending. */
-    private int armAll(List<Watched> workers) throws Throwable {
+    /**
+     * Arms every worker it can and lists the armed ones' event fds in {@code pollfds}: the number
+     * armed, or -1 when one has events pending.
+     */
+    private int armAll(List<Watched> workers, MemorySegment pollfds) throws Throwable {
         int armed = 0;
         for (Watched w : workers) {
             int status;
@@ -178,6 +188,9 @@ final class ProgressAgent {
                 return -1;
             }
             ucx.check(status, "ucp_worker_arm");
+            pollfds.set(JAVA_INT, 8L * armed, w.fd()); // struct pollfd { int fd; short events, revents; }
+            pollfds.set(JAVA_SHORT, 8L * armed + 4, POLLIN);
+            pollfds.set(JAVA_SHORT, 8L * armed + 6, (short) 0);
             armed++;
         }
         return armed;

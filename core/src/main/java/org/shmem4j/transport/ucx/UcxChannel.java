@@ -40,6 +40,8 @@ final class UcxChannel implements Channel {
     private static final int LIVENESS_ROUNDS = 256;
 
     private final ReentrantLock lock = new ReentrantLock();
+    /** When an operation last took the lock ({@link System#nanoTime}); the agent leaves the worker to it meanwhile. */
+    private volatile long lastUse = System.nanoTime();
     private final Arena arena = Arena.ofShared();
     /** Request parameters for plain transfers (all defaults) and for atomics (datatype and reply buffer set). */
     private final MemorySegment plainParam, atomicParam, closeParam;
@@ -79,7 +81,7 @@ final class UcxChannel implements Channel {
         this.posted = new PostedAtomics();
         this.staging = new Staging();
         this.bounce = arena.allocate(4096, 64);
-        transport.agent().watch(worker, lock);
+        transport.agent().watch(worker, lock, () -> lastUse);
     }
 
     // ------------------------------------------------------------------ endpoints
@@ -333,6 +335,7 @@ final class UcxChannel implements Channel {
      */
     private long locked(String what, int pe, Step step) {
         lock.lock();
+        lastUse = System.nanoTime();
         try {
             return step.run();
         } catch (RuntimeException | Error e) {
