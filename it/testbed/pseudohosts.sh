@@ -3,7 +3,7 @@
 #
 #   pseudohosts.sh [-p PREFIX] up K       make hosts PREFIX-h0 .. PREFIX-h<K-1>, each with an sshd
 #   pseudohosts.sh [-p PREFIX] slurm      a two-node Slurm on PREFIX-h0 (controller) and PREFIX-h1
-#   pseudohosts.sh [-p PREFIX] exec HOST CMD...   run CMD on HOST (SLURM_CONF set once slurm is up)
+#   pseudohosts.sh [-p PREFIX] exec HOST CMD...   run CMD on HOST, in this directory (SLURM_CONF set once slurm is up)
 #   pseudohosts.sh [-p PREFIX] hosts      print the host names, one a line
 #   pseudohosts.sh [-p PREFIX] ssh-config print the path of the ssh client configuration
 #   pseudohosts.sh [-p PREFIX] down       tear everything down (also after a failed or partial up)
@@ -36,7 +36,7 @@ need_prefix() {
 }
 host_pid() { cat "$STATE/$1.pid" 2>/dev/null || die "no host $1 in testbed $prefix"; }
 # Runs CMD inside every namespace of HOST (pid ns included: nsenter forks).
-on() { local h=$1; shift; nsenter -t "$(host_pid "$h")" -a "$@"; }
+on() { local h=$1; shift; nsenter -t "$(host_pid "$h")" -a -- "$@"; }
 
 up() {
   local k=$1 i h
@@ -210,7 +210,7 @@ case $cmd in
     need_prefix; [ $# -ge 2 ] || die "usage: exec HOST CMD..."
     h=$1; shift
     [ -e "$STATE/slurm/slurm.conf" ] && export SLURM_CONF=$STATE/slurm/slurm.conf
-    exec nsenter -t "$(host_pid "$h")" -a "$@";;
+    exec nsenter -t "$(host_pid "$h")" -a --wd="$PWD" -- "$@";;
   hosts) need_prefix; cat "$STATE/hostlist";;
   ssh-config) need_prefix; echo "$STATE/ssh_config";;
   down) need_prefix; down;;

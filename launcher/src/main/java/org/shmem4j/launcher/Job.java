@@ -39,6 +39,8 @@ final class Job {
     private static final class Pe {
         final int rank;
         Process process;
+        String host; // where it runs, when not on this machine (from the starter, else its connection)
+        long reportedPid = -1; // its pid on its host, from its HELLO
         State state = State.NOT_CONNECTED;
         boolean everConnected;
         Rendezvous.Connection conn; // null before HELLO and after the connection ended
@@ -51,11 +53,11 @@ final class Job {
         }
 
         long pid() {
-            return process == null ? -1 : process.pid();
+            return reportedPid >= 0 ? reportedPid : process == null ? -1 : process.pid();
         }
 
         String who() {
-            return "PE " + rank + " (pid " + pid() + ")";
+            return "PE " + rank + " (pid " + pid() + (host == null ? "" : " on host " + host) + ")";
         }
     }
 
@@ -98,13 +100,16 @@ final class Job {
     }
 
     /**
-     * Registers the started process of {@code rank}; its exit is judged when it happens. A PE that
-     * started while the job was already ending is terminated at once.
+     * Registers the started process of {@code rank} (a local PE, or the process standing for a
+     * remote one) running on {@code host} (null: this machine, or not known yet); its exit is
+     * judged when it happens. A PE that started while the job was already ending is terminated at
+     * once.
      */
-    void started(int rank, Process p) {
+    void started(int rank, Process p, String host) {
         boolean late;
         synchronized (this) {
             pes[rank].process = p;
+            pes[rank].host = host;
             late = ending;
         }
         p.onExit().thenAccept(done -> exited(rank, done.exitValue()));
@@ -131,8 +136,11 @@ final class Job {
 
     // ---- rendezvous events ----------------------------------------------------------------
 
-    /** A PE sent a valid HELLO; returns why it is rejected, or null when it is accepted. */
-    synchronized String accept(int rank, Rendezvous.Connection c) {
+    /**
+     * A PE sent a valid HELLO from {@code address} with its {@code pid}; returns why it is
+     * rejected, or null when it is accepted.
+     */
+    synchronized String accept(int rank, long pid, String address, Rendezvous.Connection c) {
         if (ending) {
             return "the job is ending";
         }
@@ -145,6 +153,10 @@ final class Job {
         }
         pe.everConnected = true;
         pe.conn = c;
+        pe.reportedPid = pid;
+        if (pe.host == null && !address.startsWith("127.")) {
+            pe.host = address; // a PE placed by a remote starter (srun): named by its address
+        }
         pe.state = State.ACTIVE;
         if (connectedEver++ == 0 && bootstrapTimerPending) {
             bootstrapTimerPending = false;
@@ -284,7 +296,8 @@ final class Job {
         if (!ending) {
             boolean normal = pe.state == State.FINALIZED || (pe.state == State.NOT_CONNECTED && status == 0);
             if (!normal) {
-                String msg = "oshrun: " + pe.who() + " " + describeExit(status) + " before finalizing; ending the job";
+                String msg = "oshrun: " + pe.who() + " " + describeExit(status) + remoteHint(pe, status)
+                        + " before finalizing; ending the job";
                 end(status == 0 ? 1 : status, msg, -1);
                 return;
             }
@@ -461,6 +474,11 @@ final class Job {
             // no such directory: nothing to clean
         }
         return deleted;
+    }
+
+    /** What ssh's status 255 means for a PE on another host. */
+    private static String remoteHint(Pe pe, int status) {
+        return pe.host != null && status == 255 ? " (ssh: the PE was killed by a signal, or the connection was lost)" : "";
     }
 
     /** "exited with status 3", or "was killed by signal 9 (SIGKILL)" for Java's 128+signal. */

@@ -135,7 +135,7 @@ class OshrunTest {
             assertNotNull(lines[i], "line of PE " + i + " in\n" + r.out());
             assertEquals(Integer.toString(n), lines[i].group(2));
             assertEquals(expectedGather(n), lines[i].group(7), "all-gather in rank order");
-            assertEquals(LocalPeStarter.localHostName(), lines[i].group(5));
+            assertEquals(org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName(), lines[i].group(5));
             if (jobId == null) {
                 jobId = lines[i].group(4);
             }
@@ -382,7 +382,7 @@ class OshrunTest {
         Run r = run(withHosts(job(5, "hello"), 2));
         assertEquals(0, r.status(), r.err());
         Matcher[] lines = peLines(r.out(), 5);
-        String node = LocalPeStarter.localHostName();
+        String node = org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName();
         for (int rank = 0; rank < 5; rank++) {
             assertNotNull(lines[rank], r.out());
             assertEquals(node + "#" + (rank < 3 ? 0 : 1), lines[rank].group(5), r.out());
@@ -397,7 +397,7 @@ class OshrunTest {
         Run r = run(args);
         assertEquals(0, r.status(), r.err());
         Matcher[] lines = peLines(r.out(), 5);
-        String machine = LocalPeStarter.localHostName();
+        String machine = org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName();
         for (int rank = 0; rank < 5; rank++) {
             assertNotNull(lines[rank], r.out());
             assertEquals(machine + "/node" + (rank < 3 ? 0 : 1), lines[rank].group(5), r.out());

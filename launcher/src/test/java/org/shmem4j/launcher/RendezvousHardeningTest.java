@@ -42,7 +42,7 @@ class RendezvousHardeningTest {
     @BeforeEach
     void start() throws IOException {
         Job job = new Job(1, "hardening", Path.of("/nonexistent-shm-dir"), log, timer);
-        rendezvous = new Rendezvous(SECRET, job, log, HELLO_MS);
+        rendezvous = new Rendezvous(SECRET, job, log, HELLO_MS, java.net.InetAddress.getLoopbackAddress());
         rendezvous.start();
         String[] hp = rendezvous.address().split(":");
         host = hp[0];

@@ -89,7 +89,8 @@ public final class LauncherBootstrap extends JobMember {
         }
         int size = LaunchEnv.requireInt(env, LaunchEnv.SIZE, 1, Integer.MAX_VALUE);
         int rank = LaunchEnv.requireInt(env, LaunchEnv.RANK, 0, size - 1);
-        String hostId = LaunchEnv.require(env, LaunchEnv.HOST_ID);
+        String hostIdValue = env.get(LaunchEnv.HOST_ID);
+        String hostId = hostIdValue == null || hostIdValue.isBlank() ? LaunchEnv.kernelHostName() : hostIdValue.strip();
         String nodeIdValue = env.get(LaunchEnv.NODE_ID);
         String nodeId = nodeIdValue == null || nodeIdValue.isBlank() ? hostId : nodeIdValue.strip();
         int colon = rendezvous.lastIndexOf(':');

@@ -52,14 +52,24 @@ public final class PeMain {
         }
     }
 
-    /** Halts this JVM as soon as its parent, the launcher, is gone (even killed with SIGKILL). */
+    /**
+     * Halts this JVM as soon as its launcher is gone (even killed with SIGKILL): its parent, or the
+     * process {@link LaunchEnv#LAUNCHER_PID} names (at once if that one has already ended).
+     */
     private static void dieWithTheLauncher() {
-        ProcessHandle.current().parent().ifPresent(launcher -> launcher.onExit().thenRun(() -> {
-            String rank = System.getenv(LaunchEnv.RANK);
-            System.err.println("shmem4j: PE " + rank + ": its launcher (pid " + launcher.pid() + ") is gone; exiting");
-            System.err.flush();
-            Runtime.getRuntime().halt(1);
-        }));
+        String named = System.getenv(LaunchEnv.LAUNCHER_PID);
+        long pid = named == null || named.isBlank() ? -1 : Long.parseLong(named.strip());
+        var launcher = pid < 0 ? ProcessHandle.current().parent() : ProcessHandle.of(pid);
+        if (pid >= 0 && launcher.isEmpty()) {
+            gone(pid);
+        }
+        launcher.ifPresent(l -> l.onExit().thenRun(() -> gone(l.pid())));
+    }
+
+    private static void gone(long launcherPid) {
+        System.err.println("shmem4j: PE " + System.getenv(LaunchEnv.RANK) + ": its launcher (pid " + launcherPid + ") is gone; exiting");
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
     }
 
     /**
