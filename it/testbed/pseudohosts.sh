@@ -4,6 +4,9 @@
 #   pseudohosts.sh [-p PREFIX] up K       make hosts PREFIX-h0 .. PREFIX-h<K-1>, each with an sshd
 #   pseudohosts.sh [-p PREFIX] slurm      a two-node Slurm on PREFIX-h0 (controller) and PREFIX-h1
 #   pseudohosts.sh [-p PREFIX] exec HOST CMD...   run CMD on HOST, in this directory (SLURM_CONF set once slurm is up)
+#   pseudohosts.sh [-p PREFIX] crash HOST  kill HOST at once, as a power failure would (its network
+#                                          namespace stays, silent: peers see no FIN, no RST)
+#   pseudohosts.sh [-p PREFIX] pid HOST   print the pid (in this namespace) of HOST's init
 #   pseudohosts.sh [-p PREFIX] hosts      print the host names, one a line
 #   pseudohosts.sh [-p PREFIX] ssh-config print the path of the ssh client configuration
 #   pseudohosts.sh [-p PREFIX] down       tear everything down (also after a failed or partial up)
@@ -15,7 +18,8 @@
 #
 # A host is a set of private namespaces: net (lo, and eth0, a veth into a bridge in the namespace
 # PREFIX-sw; address 169.254.77.<i+1>/24, link-local, no default route: nothing outside the testbed
-# is reachable), mount (own tmpfs on /dev/shm and /tmp), uts (hostname PREFIX-h<i>), ipc and pid.
+# is reachable), mount (own tmpfs on /dev/shm, /tmp and /root: a fresh root home, without the
+# machine's shell start-up files), uts (hostname PREFIX-h<i>), ipc and pid.
 # Its pid 1 is a small bash init; killing it kills everything running on the host. /etc/hosts is
 # bind-mounted with every host's name. sshd: one per host with throw-away keys made at `up`,
 # key-only, root allowed; `ssh -F $(pseudohosts.sh ssh-config) HOST CMD` works without prompts
@@ -63,6 +67,7 @@ up() {
     ip netns exec "$h" unshare --mount --uts --ipc --pid --fork --mount-proc --propagation private bash -c '
         mount -t tmpfs -o size=1g,mode=1777 shm /dev/shm
         mount -t tmpfs -o size=512m,mode=1777 tmp /tmp
+        mount -t tmpfs -o size=64m,mode=700 home /root
         mount --bind "$2" /etc/hosts
         hostname "$1"
         if mount -t tmpfs -o mode=755 cgroup /sys/fs/cgroup 2>/dev/null; then
@@ -212,7 +217,9 @@ case $cmd in
     [ -e "$STATE/slurm/slurm.conf" ] && export SLURM_CONF=$STATE/slurm/slurm.conf
     exec nsenter -t "$(host_pid "$h")" -a --wd="$PWD" -- "$@";;
   hosts) need_prefix; cat "$STATE/hostlist";;
+  pid) need_prefix; host_pid "${1:?usage: pid HOST}";;
+  crash) need_prefix; kill -KILL "$(host_pid "${1:?usage: crash HOST}")";;
   ssh-config) need_prefix; echo "$STATE/ssh_config";;
   down) need_prefix; down;;
-  *) die "usage: pseudohosts.sh [-p PREFIX] up K | slurm | exec HOST CMD... | hosts | ssh-config | down";;
+  *) die "usage: pseudohosts.sh [-p PREFIX] up K | slurm | exec HOST CMD... | crash HOST | pid HOST | hosts | ssh-config | down";;
 esac
