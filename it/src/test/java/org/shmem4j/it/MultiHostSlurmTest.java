@@ -1,0 +1,108 @@
+package org.shmem4j.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * oshrun inside a Slurm allocation on two pseudo-hosts ({@link Testbed} with Slurm):
+ * {@code salloc -N 2 --ntasks-per-node=2 oshrun -n 4 ...} on host 0, oshrun starting the PEs with
+ * one srun step. Examples, the mixed workload, and the failure cases.
+ */
+@Timeout(600)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MultiHostSlurmTest {
+    private static final int N = 4;
+    private Testbed tb;
+
+    @BeforeAll
+    void up() {
+        tb = Testbed.up(2, true);
+    }
+
+    @AfterAll
+    void down() {
+        if (tb != null) {
+            tb.close();
+        }
+    }
+
+    /** {@code salloc -N 2 --ntasks-per-node=2 oshrun -n 4 args} on host 0. */
+    private List<String> inAllocation(List<String> args) {
+        var a = new ArrayList<>(List.of("salloc", "-N", "2", "--ntasks-per-node=2", "--quiet"));
+        a.addAll(Jobs.oshrun(new ArrayList<>(Stream.concat(Stream.of("-n", Integer.toString(N)), args.stream()).toList())));
+        return tb.on(tb.hosts.getFirst(), MultiHost.JOB_BOUND_S, a);
+    }
+
+    private Jobs.Result run(String name, List<String> args) {
+        return Jobs.run(name + " on 2 hosts x 2 PEs through Slurm", inAllocation(args), MultiHost.noEnv(),
+                Duration.ofSeconds(MultiHost.JOB_BOUND_S + 10));
+    }
+
+    static Stream<String> examples() {
+        var some = Set.of("Hello", "PutExample", "FenceExample", "AtomicFetchAddExample", "PutSignalExample",
+                "WaitUntilSomeExample", "SetLockExample", "PtrExample");
+        return MultiHost.examplesFor(N).stream().map(e -> e.main().getSimpleName()).filter(some::contains);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("examples")
+    void specExample(String name) {
+        var e = ExamplesTest.EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals(name)).findFirst().orElseThrow();
+        ExamplesTest.assertSucceeded(e, N, run(name, List.of("-cp", Jobs.peClasspath(), e.main().getName())));
+    }
+
+    @Test
+    void mixedWorkload() {
+        var teams = run("HostTeams", List.of("-cp", Jobs.peClasspath(), HostTeams.class.getName()));
+        assertEquals(0, teams.exit(), teams::describe);
+        assertEquals(PseudoHostsJobTest.expected(N, 2), MultiHost.sortedOutput(teams), teams::describe);
+        MultiHost.assertAmoLockOk(N, run("AmoLockCheck", List.of("-cp", Jobs.peClasspath(), AmoLockCheck.class.getName(), "100")));
+        var grid = run("TeamGrid", List.of("-cp", Jobs.peClasspath(), TeamGrid.class.getName(), "2"));
+        assertEquals(0, grid.exit(), grid::describe);
+        assertEquals(TeamsJobTest.expected(N, 2), MultiHost.sortedOutput(grid), grid::describe);
+    }
+
+    private Jobs.Running startKillTarget(String name) {
+        return Jobs.start(name, inAllocation(List.of("-cp", Jobs.peClasspath(), KillTarget.class.getName())), MultiHost.noEnv());
+    }
+
+    @Test
+    void aPeKilledOnTheOtherNodeEndsTheJob() {
+        try (var job = startKillTarget("KillTarget in Slurm, PE 3 killed")) {
+            var ready = MultiHost.awaitReady(job, N);
+            long t0 = System.nanoTime();
+            Jobs.run("kill PE 3", tb.on(tb.hosts.get(1), 10, List.of("kill", "-KILL", Long.toString(ready.pids()[3]))));
+            // a PE placed by srun is named by the address it connected from
+            MultiHost.assertContained(job, "PE killed on the other node (Slurm)", t0, 3, tb.address(1));
+            MultiHost.assertNoPeLeft(KillTarget.class);
+            MultiHost.assertShmClean(tb, ready.jobId());
+        }
+    }
+
+    @Test
+    void sigtermToOshrunEndsTheStep() {
+        try (var job = startKillTarget("KillTarget in Slurm, oshrun terminated")) {
+            var ready = MultiHost.awaitReady(job, N);
+            long t0 = System.nanoTime();
+            MultiHost.oshrunOf(job).destroy(); // SIGTERM
+            var r = job.await(Duration.ofSeconds(MultiHost.JOB_BOUND_S));
+            Jobs.record("containment: SIGTERM to oshrun (Slurm): ended " + (System.nanoTime() - t0) / 1_000_000 + " ms later");
+            // salloc reports its command's status
+            assertEquals(143, r.exit(), r::describe);
+            MultiHost.assertNoPeLeft(KillTarget.class);
+            MultiHost.assertShmClean(tb, ready.jobId());
+        }
+    }
+}
