@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -24,18 +24,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MultiHostSlurmTest {
     private static final int N = 4;
+    @AutoClose // torn down whatever the tests did
     private Testbed tb;
 
     @BeforeAll
     void up() {
         tb = Testbed.up(2, true);
-    }
-
-    @AfterAll
-    void down() {
-        if (tb != null) {
-            tb.close();
-        }
     }
 
     /** {@code salloc -N 2 --ntasks-per-node=2 oshrun -n 4 args} on host 0. */

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -25,18 +25,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(600)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MultiHostSshTest {
+    @AutoClose // torn down whatever the tests did
     private Testbed tb;
 
     @BeforeAll
     void up() {
         tb = Testbed.up(3, false);
-    }
-
-    @AfterAll
-    void down() {
-        if (tb != null) {
-            tb.close();
-        }
     }
 
     /** {@code oshrun --host <hosts>:2 --ssh ... args} run on host 0. */
