@@ -98,6 +98,28 @@ final class MultiHost {
         }
     }
 
+    /**
+     * The job secret of a running PE of {@code peMain} (read from its environment) appears in no
+     * process's command line on any host: ssh and srun carry it out of sight.
+     */
+    static void assertSecretOnNoCommandLine(Class<?> peMain) {
+        String where = Jobs.location(Jobs.class);
+        var pe = ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
+                .filter(c -> c.contains(peMain.getName()) && c.contains(where) && c.contains("PeMain")).isPresent())
+                .findFirst().orElseThrow(() -> new AssertionError("no running PE of " + peMain.getName()));
+        String secret;
+        try {
+            secret = java.util.Arrays.stream(java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Long.toString(pe.pid()),
+                    "environ")).split("\0")).filter(v -> v.startsWith("SHMEM4J_JOB_SECRET=")).findFirst()
+                    .map(v -> v.substring(v.indexOf('=') + 1)).orElseThrow(() -> new AssertionError("PE " + pe.pid() + " has no secret"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        var showing = ProcessHandle.allProcesses().filter(p -> p.info().commandLine().filter(c -> c.contains(secret)).isPresent())
+                .map(p -> p.pid() + " " + p.info().command().orElse("?")).toList();
+        assertEquals(List.of(), showing, "processes showing the job secret on their command line");
+    }
+
     /** No host keeps a heap file of job {@code jobId}. */
     static void assertShmClean(Testbed tb, String jobId) {
         for (String h : tb.hosts) {

@@ -89,6 +89,7 @@ class MultiHostSlurmTest {
     void sigtermToOshrunEndsTheStep() {
         try (var job = startKillTarget("KillTarget in Slurm, oshrun terminated")) {
             var ready = MultiHost.awaitReady(job, N);
+            MultiHost.assertSecretOnNoCommandLine(KillTarget.class);
             long t0 = System.nanoTime();
             MultiHost.oshrunOf(job).destroy(); // SIGTERM
             var r = job.await(Duration.ofSeconds(MultiHost.JOB_BOUND_S));

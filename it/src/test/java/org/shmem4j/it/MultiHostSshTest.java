@@ -120,6 +120,7 @@ class MultiHostSshTest {
     void sigtermToOshrunEndsThePesOfEveryHost() {
         try (var job = startKillTarget(tb, "KillTarget, oshrun terminated")) {
             var ready = MultiHost.awaitReady(job, 6);
+            MultiHost.assertSecretOnNoCommandLine(KillTarget.class);
             long t0 = System.nanoTime();
             MultiHost.oshrunOf(job).destroy(); // SIGTERM
             var r = job.await(java.time.Duration.ofSeconds(MultiHost.JOB_BOUND_S));

@@ -179,7 +179,11 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                 }
                 case "--ssh" -> {
                     String v = value(args, i++, a);
-                    ssh = ShellWords.split(v);
+                    try {
+                        ssh = ShellWords.split(v);
+                    } catch (UsageException e) {
+                        throw new UsageException("--ssh: " + e.getMessage());
+                    }
                     if (ssh.isEmpty()) {
                         throw new UsageException("--ssh needs a command, not '" + v + "'");
                     }
@@ -250,6 +254,9 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         if (!hostSlots.isEmpty() && (hosts != null || nodes != null)) {
             throw new UsageException((hosts != null ? "--hosts" : "--nodes")
                     + " splits this machine; it cannot be combined with --hostfile or --host");
+        }
+        if (byNode && hostSlots.isEmpty()) {
+            throw new UsageException("--map-by node places PEs on the hosts of --hostfile or --host; neither is given");
         }
         return new Remote(hostSlots, byNode, ssh, rendezvousAddress);
     }
