@@ -129,8 +129,9 @@ final class MultiHost {
 
     /** The oshrun JVM among the descendants of {@code job}'s process (which starts it on a pseudo-host). */
     static ProcessHandle oshrunOf(Jobs.Running job) {
-        return job.process.descendants().filter(p -> p.info().commandLine()
-                .filter(c -> c.contains("org.shmem4j.launcher.Oshrun")).isPresent()).findFirst()
+        // the JVM itself, not nsenter or timeout, whose arguments name the class too
+        return job.process.descendants().filter(p -> p.info().command().filter(c -> c.endsWith("/java")).isPresent()
+                && p.info().commandLine().filter(c -> c.contains("org.shmem4j.launcher.Oshrun")).isPresent()).findFirst()
                 .orElseThrow(() -> new AssertionError("no oshrun process under " + job.name));
     }
 

@@ -100,4 +100,17 @@ class MultiHostSlurmTest {
             MultiHost.assertShmClean(tb, ready.jobId());
         }
     }
+
+    @Test
+    void sigkillOfOshrunUnderSallocEndsThePes() {
+        try (var job = Jobs.start("NeverInitializes in Slurm, oshrun killed", inAllocation(List.of("-cp", Jobs.peClasspath(),
+                NeverInitializes.class.getName())), MultiHost.noEnv())) {
+            job.awaitStdout(l -> l.stream().filter(x -> x.startsWith("pid ")).count() == N, Duration.ofSeconds(MultiHost.JOB_BOUND_S));
+            long t0 = System.nanoTime();
+            MultiHost.oshrunOf(job).destroyForcibly(); // SIGKILL: salloc's command ended, so does the allocation
+            MultiHost.assertNoPeLeft(NeverInitializes.class);
+            Jobs.record("containment: SIGKILL to oshrun (Slurm, salloc), PEs before shmem_init: all gone "
+                    + (System.nanoTime() - t0) / 1_000_000 + " ms later");
+        }
+    }
 }

@@ -98,6 +98,9 @@ class MultiHostSshTest {
             var ready = MultiHost.awaitReady(job, 6);
             String host = tb.hosts.get(rank / 2);
             long t0 = System.nanoTime();
+            // a heap file as a PE dying in start-up leaves it, on a host other than oshrun's
+            Jobs.run("leave a heap file", tb.on(tb.hosts.get(2), 10, List.of("touch",
+                    "/dev/shm/" + "shmem4j-" + ready.jobId() + "-left-by-a-pe-dying-in-start-up")));
             Jobs.run(what, tb.on(host, 10, List.of("sh", "-c", failure.apply(ready.pids()[rank]))));
             MultiHost.assertContained(job, what + " (ssh)", t0, rank, host);
             MultiHost.assertNoPeLeft(KillTarget.class);
@@ -128,6 +131,21 @@ class MultiHostSshTest {
             assertEquals(143, r.exit(), r::describe);
             MultiHost.assertNoPeLeft(KillTarget.class);
             MultiHost.assertShmClean(tb, ready.jobId());
+        }
+    }
+
+    @Test
+    void sigkillOfOshrunEndsPesThatHaveNotInitializedOnEveryHost() {
+        try (var job = Jobs.start("NeverInitializes, oshrun killed", oshrun(tb, 3, List.of("-cp", Jobs.peClasspath(),
+                NeverInitializes.class.getName())), MultiHost.noEnv())) {
+            job.awaitStdout(l -> l.stream().filter(x -> x.startsWith("pid ")).count() == 6, java.time.Duration.ofSeconds(
+                    MultiHost.JOB_BOUND_S));
+            long t0 = System.nanoTime();
+            MultiHost.oshrunOf(job).destroyForcibly(); // SIGKILL: oshrun cannot clean up
+            // the PEs (and their ssh clients, whose command lines name the PE class too) go by themselves
+            MultiHost.assertNoPeLeft(NeverInitializes.class);
+            Jobs.record("containment: SIGKILL to oshrun (ssh), PEs before shmem_init: all gone "
+                    + (System.nanoTime() - t0) / 1_000_000 + " ms later");
         }
     }
 

@@ -14,9 +14,11 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
 /**
  * Starts each PE on its host with one ssh connection ({@code ssh -o BatchMode=yes HOST 'exec java ...'});
  * PEs placed on this machine start as local children. The ssh client is the PE's local stand-in:
- * its exit status is the PE's (255 when the connection failed), its pipes carry the PE's output,
- * and ending it ends the remote PE, which watches its ssh session ({@link LaunchEnv#LAUNCHER_PID}).
- * The job secret travels on the connection's stdin, never in a command line.
+ * its exit status is the PE's (255 when the connection failed), its pipes carry the PE's output.
+ * The connection's stdin is the PE's line to oshrun: its first line is the job secret (never in a
+ * command line), and its end, whether oshrun died (even by SIGKILL: the kernel closes the pipe),
+ * terminated the ssh client, or the connection dropped, ends the PE
+ * ({@link LaunchEnv#LAUNCHER_STDIN}).
  */
 final class SshPeStarter implements PeStarter {
     /** Bound of each clean-up connection after the job. */
@@ -72,18 +74,21 @@ final class SshPeStarter implements PeStarter {
         }
         launch.env().forEach((k, v) -> remote.add(k + "=" + v));
         remote.addAll(launch.command());
-        // Run by the remote login shell: the secret comes from stdin; $PPID is the ssh session,
-        // whose end (connection lost, oshrun gone) the PE follows; `exec env` keeps that parent.
+        remote.addFirst(LaunchEnv.LAUNCHER_STDIN + "=1");
+        // Run by the remote login shell: `read` takes the secret's line only, and the JVM the shell
+        // becomes inherits the rest of stdin.
         String line = "cd " + ShellWords.quote(Path.of("").toAbsolutePath().toString())
                 + " && IFS= read -r " + LaunchEnv.JOB_SECRET + " && export " + LaunchEnv.JOB_SECRET
-                + " && export " + LaunchEnv.LAUNCHER_PID + "=$PPID && exec env " + ShellWords.join(remote);
+                + " && exec env " + ShellWords.join(remote);
         var cmd = new ArrayList<>(ssh);
         cmd.addAll(SSH_OPTIONS);
         cmd.add(host);
         cmd.add(line);
         Process p = new ProcessBuilder(cmd).start();
-        try (var stdin = p.getOutputStream()) {
+        try {
+            var stdin = p.getOutputStream(); // stays open for the job's life: see the class comment
             stdin.write((launch.secret() + "\n").getBytes(StandardCharsets.US_ASCII));
+            stdin.flush();
         } catch (IOException e) {
             // ssh already failed; its exit status and stderr tell why
         }

@@ -35,11 +35,11 @@ public final class LaunchEnv {
     public static final String NODE_ID = "SHMEM4J_NODE_ID";
 
     /**
-     * Pid of the process whose end ends this PE before it has a connection to the launcher
-     * (default: its parent, the launcher). On a remote host the PE names the ssh session it runs
-     * under: by the time it looks, an orphaned PE's parent is already the host's init.
+     * Set to {@code 1} for a PE whose stdin is its line to the launcher (a PE started over ssh):
+     * end of file there means the launcher is gone (killed, or the connection dropped), and ends
+     * the PE even before it has a rendezvous connection. By default the PE watches its parent.
      */
-    public static final String LAUNCHER_PID = "SHMEM4J_LAUNCHER_PID";
+    public static final String LAUNCHER_STDIN = "SHMEM4J_LAUNCHER_STDIN";
 
     /** Directory of the shared-memory files (default {@link #DEFAULT_SHM_DIR}). */
     public static final String SHM_DIR = "SHMEM_SHM_DIR";
