@@ -69,6 +69,19 @@ class MultiHostSshTest {
         assertEquals(PseudoHostsJobTest.expected(2 * hosts, hosts), MultiHost.sortedOutput(r), r::describe);
     }
 
+    @Test
+    void hostfileWithRanksRoundRobinOverTheHosts() throws Exception {
+        // in target/: the pseudo-hosts share the file system but for /tmp, /dev/shm and /root
+        var hostfile = java.nio.file.Files.writeString(java.nio.file.Path.of(System.getProperty("basedir",
+                System.getProperty("user.dir")), "target", "hostfile-" + tb.prefix), "# two hosts\n" + tb.hosts.get(0)
+                + " slots=2\n\n" + tb.hosts.get(1) + " slots=2   # the second\n");
+        var r = Jobs.run("HostTeams --hostfile --map-by node", tb.on(tb.hosts.getFirst(), MultiHost.JOB_BOUND_S,
+                Jobs.oshrun(List.of("--hostfile", hostfile.toString(), "--map-by", "node", "--ssh", tb.ssh(), "-n", "4",
+                        "-cp", Jobs.peClasspath(), HostTeams.class.getName()))));
+        assertEquals(0, r.exit(), r::describe);
+        assertEquals(PseudoHostsJobTest.expected(4, pe -> pe % 2), MultiHost.sortedOutput(r), r::describe);
+    }
+
     @ParameterizedTest(name = "AMOs and locks on {0} hosts")
     @CsvSource({"2", "3"})
     void amosAndLocks(int hosts) {

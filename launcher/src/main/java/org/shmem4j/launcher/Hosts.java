@@ -27,6 +27,8 @@ final class Hosts {
         List<String> lines;
         try {
             lines = Files.readAllLines(file);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UsageException("--hostfile " + file + ": no such file");
         } catch (IOException e) {
             throw new UsageException("--hostfile " + file + ": cannot read it (" + e.getMessage() + ")");
         }
