@@ -78,8 +78,8 @@ class MultiHostSlurmTest {
             var ready = MultiHost.awaitReady(job, N);
             long t0 = System.nanoTime();
             Jobs.run("kill PE 3", tb.on(tb.hosts.get(1), 10, List.of("kill", "-KILL", Long.toString(ready.pids()[3]))));
-            // a PE placed by srun is named by the address it connected from
-            MultiHost.assertContained(job, "PE killed on the other node (Slurm)", t0, 3, tb.address(1));
+            // a PE placed by srun is named by the host name it reported
+            MultiHost.assertContained(job, "PE killed on the other node (Slurm)", t0, 3, tb.hosts.get(1));
             MultiHost.assertNoPeLeft(KillTarget.class);
             MultiHost.assertShmClean(tb, ready.jobId());
         }

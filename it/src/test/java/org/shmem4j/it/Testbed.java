@@ -106,11 +106,6 @@ final class Testbed implements AutoCloseable {
         return cmd;
     }
 
-    /** The address of host {@code i} (the script's 169.254.77.i+1). */
-    String address(int i) {
-        return "169.254.77." + (i + 1);
-    }
-
     /** {@code host:slots,...} for {@code --host}. */
     String hostList(int hostCount, int slots) {
         return String.join(",", hosts.subList(0, hostCount).stream().map(h -> h + ":" + slots).toList());

@@ -67,6 +67,7 @@ final class Job {
     private final PrintStream log;
     private final ScheduledExecutorService timer;
     private final Pe[] pes;
+    private final boolean remoteStarts;
     private final CompletableFuture<Integer> outcome = new CompletableFuture<>();
 
     // Guarded by this.
@@ -79,6 +80,12 @@ final class Job {
     private boolean shmCleaned;
 
     Job(int n, String jobId, Path shmDir, PrintStream log, ScheduledExecutorService timer) {
+        this(n, jobId, shmDir, log, timer, false);
+    }
+
+    /** With {@code remoteStarts}, PEs placed by someone else (srun) are named by the host they report. */
+    Job(int n, String jobId, Path shmDir, PrintStream log, ScheduledExecutorService timer, boolean remoteStarts) {
+        this.remoteStarts = remoteStarts;
         this.n = n;
         this.jobId = jobId;
         this.shmDir = shmDir;
@@ -137,10 +144,10 @@ final class Job {
     // ---- rendezvous events ----------------------------------------------------------------
 
     /**
-     * A PE sent a valid HELLO from {@code address} with its {@code pid}; returns why it is
+     * A PE sent a valid HELLO with its {@code pid} and {@code host} name; returns why it is
      * rejected, or null when it is accepted.
      */
-    synchronized String accept(int rank, long pid, String address, Rendezvous.Connection c) {
+    synchronized String accept(int rank, long pid, String host, Rendezvous.Connection c) {
         if (ending) {
             return "the job is ending";
         }
@@ -154,8 +161,8 @@ final class Job {
         pe.everConnected = true;
         pe.conn = c;
         pe.reportedPid = pid;
-        if (pe.host == null && !address.startsWith("127.")) {
-            pe.host = address; // a PE placed by a remote starter (srun): named by its address
+        if (pe.host == null && remoteStarts && !host.isEmpty()) {
+            pe.host = host; // a PE placed by srun: named as it names itself
         }
         pe.state = State.ACTIVE;
         if (connectedEver++ == 0 && bootstrapTimerPending) {
@@ -476,9 +483,9 @@ final class Job {
         return deleted;
     }
 
-    /** What ssh's status 255 means for a PE on another host. */
-    private static String remoteHint(Pe pe, int status) {
-        return pe.host != null && status == 255 ? " (ssh: the PE was killed by a signal, or the connection was lost)" : "";
+    /** What ssh's status 255 means for a PE started over ssh. */
+    private String remoteHint(Pe pe, int status) {
+        return pe.host != null && !remoteStarts && status == 255 ? " (ssh: the PE was killed by a signal, or the connection was lost)" : "";
     }
 
     /** "exited with status 3", or "was killed by signal 9 (SIGKILL)" for Java's 128+signal. */

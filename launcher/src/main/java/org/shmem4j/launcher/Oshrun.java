@@ -127,7 +127,7 @@ public final class Oshrun {
             return t;
         });
         timer.setRemoveOnCancelPolicy(true);
-        var job = new Job(opts.pes(), jobId, shmDir, log, timer);
+        var job = new Job(opts.pes(), jobId, shmDir, log, timer, underSlurm);
         // The job's files on the other hosts, once (the shutdown hook runs after a normal end too).
         var cleanedElsewhere = new java.util.concurrent.atomic.AtomicBoolean();
         String shmPrefix = LaunchEnv.shmFilePrefix(jobId);

@@ -172,7 +172,7 @@ final class Rendezvous implements AutoCloseable {
         } else if (!MessageDigest.isEqual(secret, hello.secret().getBytes(StandardCharsets.UTF_8))) { // constant time
             why = "wrong job secret";
         } else {
-            why = job.accept(hello.rank(), hello.pid(), s.getInetAddress().getHostAddress(), c);
+            why = job.accept(hello.rank(), hello.pid(), hello.host(), c);
         }
         if (why != null) {
             reject(s, c, peer, why + " (claimed rank " + hello.rank() + ", pid " + hello.pid() + ")");

@@ -314,9 +314,9 @@ class OshrunTest {
         String secret = lines[0].group(8);
         assertTrue(secret.length() >= 32, "128-bit hex secret: " + secret);
         String wrong = (secret.charAt(0) == '0' ? "1" : "0") + secret.substring(1);
-        assertRejected(rv, new Wire.Hello(wrong, 1, 1), "wrong job secret");
-        assertRejected(rv, new Wire.Hello(secret, 0, 1), "rank 0 has already connected");
-        assertRejected(rv, new Wire.Hello(secret, 5, 1), "rank 5 is outside 0..1");
+        assertRejected(rv, new Wire.Hello(wrong, 1, 1, "localhost"), "wrong job secret");
+        assertRejected(rv, new Wire.Hello(secret, 0, 1, "localhost"), "rank 0 has already connected");
+        assertRejected(rv, new Wire.Hello(secret, 5, 1, "localhost"), "rank 5 is outside 0..1");
         assertTrue(p.isAlive(), "the job survives bad connections");
 
         p.destroy(); // SIGTERM to oshrun: its shutdown hook ends the PEs

@@ -113,7 +113,7 @@ public final class LauncherBootstrap extends JobMember {
             socket.setTcpNoDelay(true); // frames are small and latency-bound
             socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
             var b = new LauncherBootstrap(rank, size, jobId, hostId, nodeId, rendezvous, socket);
-            b.send(new Wire.Hello(secret, rank, ProcessHandle.current().pid()));
+            b.send(new Wire.Hello(secret, rank, ProcessHandle.current().pid(), LaunchEnv.kernelHostName()));
             var in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             Thread.ofPlatform().daemon().name("shmem4j-launcher-reader").stackSize(256 << 10)
                     .start(() -> b.readLoop(in));
