@@ -36,10 +36,10 @@ final class Job {
     enum State { NOT_CONNECTED, ACTIVE, FINALIZED }
 
     /** One PE as the launcher tracks it. */
-    private static final class Pe {
+    private final class Pe {
         final int rank;
         Process process;
-        String host; // where it runs, when not on this machine (from the starter, else its connection)
+        String host; // where it runs, when not on this machine (from the starter, else its HELLO)
         long reportedPid = -1; // its pid on its host, from its HELLO
         State state = State.NOT_CONNECTED;
         boolean everConnected;
@@ -57,6 +57,9 @@ final class Job {
         }
 
         String who() {
+            if (remoteStarts && reportedPid < 0) { // known only as a task of the srun step
+                return "PE " + rank + " (of the srun step, pid " + pid() + ", before it connected)";
+            }
             return "PE " + rank + " (pid " + pid() + (host == null ? "" : " on host " + host) + ")";
         }
     }
@@ -394,7 +397,7 @@ final class Job {
      */
     void end(int status, String message, int spareRank) {
         var conns = new ArrayList<Rendezvous.Connection>();
-        var procs = new ArrayList<Process>();
+        var procs = new java.util.LinkedHashSet<Process>(); // under Slurm one process stands for every PE
         synchronized (this) {
             if (ending) {
                 return;
