@@ -389,6 +389,22 @@ class OshrunTest {
         }
     }
 
+    /** Hosts named localhost start without ssh; more PEs than slots warn, as more PEs than cores do. */
+    @Test
+    void localhostInAHostListStartsLocallyAndMorePesThanSlotsWarn() throws Exception {
+        var args = new ArrayList<>(List.of("--host", "localhost:2", "-n", "3", "-cp", PE_CP, TestPe.class.getName(), "hello"));
+        Run r = run(args);
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.err().contains("3 PEs on 2 slots"), r.err());
+        Matcher[] lines = peLines(r.out(), 3);
+        for (int rank = 0; rank < 3; rank++) {
+            assertNotNull(lines[rank], r.out());
+            assertEquals(org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName(), lines[rank].group(5), r.out());
+        }
+        args.addFirst("--oversubscribe");
+        assertFalse(run(args).err().contains("slots"));
+    }
+
     /** With --nodes K alone, every pseudo-node is a host of its own, named after the machine. */
     @Test
     void pseudoNodesAreTheirOwnHostsInBlocks() throws Exception {
