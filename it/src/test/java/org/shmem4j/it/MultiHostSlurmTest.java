@@ -34,7 +34,13 @@ class MultiHostSlurmTest {
 
     /** {@code salloc -N 2 --ntasks-per-node=2 oshrun -n 4 args} on host 0. */
     private List<String> inAllocation(List<String> args) {
+        return inAllocation(List.of(), args);
+    }
+
+    /** {@code salloc -N 2 --ntasks-per-node=2 wrapper... oshrun -n 4 args} on host 0. */
+    private List<String> inAllocation(List<String> wrapper, List<String> args) {
         var a = new ArrayList<>(List.of("salloc", "-N", "2", "--ntasks-per-node=2", "--quiet"));
+        a.addAll(wrapper);
         a.addAll(Jobs.oshrun(new ArrayList<>(Stream.concat(Stream.of("-n", Integer.toString(N)), args.stream()).toList())));
         return tb.on(tb.hosts.getFirst(), MultiHost.JOB_BOUND_S, a);
     }
@@ -102,15 +108,19 @@ class MultiHostSlurmTest {
     }
 
     @Test
-    void sigkillOfOshrunUnderSallocEndsThePes() {
-        try (var job = Jobs.start("NeverInitializes in Slurm, oshrun killed", inAllocation(List.of("-cp", Jobs.peClasspath(),
-                NeverInitializes.class.getName())), MultiHost.noEnv())) {
+    void sigkillOfOshrunEndsThePesWhileTheAllocationLivesOn() {
+        // the allocation outlives oshrun (as a batch script going on would): the step must end by itself
+        var wrapper = List.of("sh", "-c", "\"$@\"; sleep " + MultiHost.JOB_BOUND_S, "sh");
+        try (var job = Jobs.start("NeverInitializes in Slurm, oshrun killed", inAllocation(wrapper, List.of("-cp",
+                Jobs.peClasspath(), NeverInitializes.class.getName())), MultiHost.noEnv())) {
             job.awaitStdout(l -> l.stream().filter(x -> x.startsWith("pid ")).count() == N, Duration.ofSeconds(MultiHost.JOB_BOUND_S));
             long t0 = System.nanoTime();
-            MultiHost.oshrunOf(job).destroyForcibly(); // SIGKILL: salloc's command ended, so does the allocation
+            MultiHost.oshrunOf(job).destroyForcibly(); // SIGKILL: srun lives on, its input ends
             MultiHost.assertNoPeLeft(NeverInitializes.class);
-            Jobs.record("containment: SIGKILL to oshrun (Slurm, salloc), PEs before shmem_init: all gone "
+            Jobs.record("containment: SIGKILL to oshrun (Slurm), PEs before shmem_init: all gone "
                     + (System.nanoTime() - t0) / 1_000_000 + " ms later");
+            // the allocation of the killed salloc would hold its CPUs: give them back to the other tests
+            Jobs.run("scancel", tb.on(tb.hosts.getFirst(), 10, List.of("scancel", "--user=root")));
         }
     }
 }

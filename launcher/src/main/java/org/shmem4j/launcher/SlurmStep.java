@@ -1,8 +1,13 @@
 package org.shmem4j.launcher;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 
 /**
@@ -28,10 +33,12 @@ final class SlurmStep {
      * Starts {@code pes} tasks running {@code command} with {@code env} (rank excluded) and the
      * secret in the step's environment, which Slurm carries to the tasks (no command line shows it).
      */
-    static Process start(int pes, List<String> command, java.util.Map<String, String> env, String secret, boolean label)
+    static Process start(int pes, List<String> command, Map<String, String> env, String secret, boolean label)
             throws IOException, LaunchOptions.UsageException {
         var cmd = new ArrayList<>(srun());
-        cmd.addAll(List.of("--ntasks=" + pes, "--kill-on-bad-exit=1", "--mpi=none", "--export=ALL"));
+        // --input=all: oshrun's pipe to srun is every task's stdin, and its end (oshrun gone, even
+        // by SIGKILL, which leaves srun running) ends them as it ends PEs started over ssh
+        cmd.addAll(List.of("--ntasks=" + pes, "--kill-on-bad-exit=1", "--mpi=none", "--export=ALL", "--input=all"));
         if (label) {
             cmd.add("--label");
         }
@@ -42,8 +49,8 @@ final class SlurmStep {
         var pb = new ProcessBuilder(cmd);
         pb.environment().putAll(env);
         pb.environment().put(LaunchEnv.JOB_SECRET, secret);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        return pb.start();
+        pb.environment().put(LaunchEnv.LAUNCHER_STDIN, "1");
+        return pb.start(); // its stdin stays open for the job's life
     }
 
     /**
@@ -51,7 +58,7 @@ final class SlurmStep {
      * allocation (a PE that died during start-up can leave its heap file): one more step, one task
      * per node, sharing the resources of any step still ending, bounded in time.
      */
-    static void cleanShm(String prefix, java.nio.file.Path shmDir, java.io.PrintStream log) {
+    static void cleanShm(String prefix, Path shmDir, PrintStream log) {
         var cmd = new ArrayList<String>();
         try {
             cmd.addAll(srun());
@@ -62,8 +69,8 @@ final class SlurmStep {
                 "--mpi=none", "--quiet", "sh", "-c", "rm -f -- \"$1\"/\"$2\"*", "sh", shmDir.toString(), prefix));
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            if (!p.waitFor(CLEANUP_TIMEOUT_S, java.util.concurrent.TimeUnit.SECONDS)) {
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            if (!p.waitFor(CLEANUP_TIMEOUT_S, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 log.println("oshrun: cleaning " + shmDir + " on the allocation's nodes took longer than " + CLEANUP_TIMEOUT_S
                         + " s; gave up");

@@ -1,5 +1,6 @@
 package org.shmem4j.launcher;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -116,7 +117,7 @@ final class SshPeStarter implements PeStarter {
             try {
                 cleaners.add(Map.entry(host, new ProcessBuilder(cmd).redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(
-                                new java.io.File("/dev/null"))).start()));
+                                new File("/dev/null"))).start()));
             } catch (IOException e) {
                 log.println("oshrun: cannot clean " + shmDir + " on " + host + ": " + e.getMessage());
             }
