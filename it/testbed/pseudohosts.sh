@@ -4,8 +4,8 @@
 #   pseudohosts.sh [-p PREFIX] up K       make hosts PREFIX-h0 .. PREFIX-h<K-1>, each with an sshd
 #   pseudohosts.sh [-p PREFIX] slurm      a two-node Slurm on PREFIX-h0 (controller) and PREFIX-h1
 #   pseudohosts.sh [-p PREFIX] exec HOST CMD...   run CMD on HOST, in this directory (SLURM_CONF set once slurm is up)
-#   pseudohosts.sh [-p PREFIX] crash HOST  kill HOST at once, as a power failure would (its network
-#                                          namespace stays, silent: peers see no FIN, no RST)
+#   pseudohosts.sh [-p PREFIX] crash HOST  kill HOST at once, as a power failure would: its link
+#                                          goes down first, so peers see no FIN and no RST
 #   pseudohosts.sh [-p PREFIX] pid HOST   print the pid (in this namespace) of HOST's init
 #   pseudohosts.sh [-p PREFIX] hosts      print the host names, one a line
 #   pseudohosts.sh [-p PREFIX] ssh-config print the path of the ssh client configuration
@@ -218,7 +218,12 @@ case $cmd in
     exec nsenter -t "$(host_pid "$h")" -a --wd="$PWD" -- "$@";;
   hosts) need_prefix; cat "$STATE/hostlist";;
   pid) need_prefix; host_pid "${1:?usage: pid HOST}";;
-  crash) need_prefix; kill -KILL "$(host_pid "${1:?usage: crash HOST}")";;
+  crash)
+    # the link goes first: the kernel's FINs and RSTs for the killed processes' sockets must not
+    # leave the host, as nothing leaves a machine whose power failed
+    need_prefix; h=${1:?usage: crash HOST}; pid=$(host_pid "$h")
+    ip -n "$h" link set eth0 down
+    kill -KILL "$pid";;
   ssh-config) need_prefix; echo "$STATE/ssh_config";;
   down) need_prefix; down;;
   *) die "usage: pseudohosts.sh [-p PREFIX] up K | slurm | exec HOST CMD... | crash HOST | pid HOST | hosts | ssh-config | down";;

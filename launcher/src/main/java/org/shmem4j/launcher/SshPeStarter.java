@@ -22,14 +22,19 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
  * ({@link LaunchEnv#LAUNCHER_STDIN}).
  */
 final class SshPeStarter implements PeStarter {
-    /** Bound of each clean-up connection after the job. */
-    private static final long CLEANUP_TIMEOUT_S = 15;
+    /** Bound of the clean-up connections after the job. */
+    private static final long CLEANUP_TIMEOUT_S = 10;
     /**
      * Options added to every ssh: never prompt; and notice a host that vanished (no FIN, no RST)
      * within about five seconds instead of the kernel's TCP timeouts.
      */
-    private static final List<String> SSH_OPTIONS = List.of("-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=1",
+    private static final List<String> SSH_OPTIONS = List.of("-o", "BatchMode=yes", "-o", "ServerAliveInterval=1",
             "-o", "ServerAliveCountMax=5");
+    /**
+     * Connect time-outs: a PE's start may meet a busy sshd; the clean-up meets hosts that answered
+     * moments ago, or are gone (and must not hold the job's end for long).
+     */
+    private static final int START_CONNECT_TIMEOUT_S = 10, CLEANUP_CONNECT_TIMEOUT_S = 3;
     /** Variables of oshrun's environment that every remote PE gets too (a local PE inherits them all). */
     private static final List<String> FORWARDED_PREFIXES = List.of("SHMEM_", "UCX_");
 
@@ -67,7 +72,7 @@ final class SshPeStarter implements PeStarter {
         if (isLocal(host)) {
             return local.start(launch);
         }
-        var remote = new ArrayList<String>();
+        var remote = new ArrayList<String>(List.of(LaunchEnv.LAUNCHER_STDIN + "=1"));
         for (var e : System.getenv().entrySet()) {
             if (FORWARDED_PREFIXES.stream().anyMatch(e.getKey()::startsWith)) {
                 remote.add(e.getKey() + "=" + e.getValue());
@@ -75,17 +80,12 @@ final class SshPeStarter implements PeStarter {
         }
         launch.env().forEach((k, v) -> remote.add(k + "=" + v));
         remote.addAll(launch.command());
-        remote.addFirst(LaunchEnv.LAUNCHER_STDIN + "=1");
         // Run by the remote login shell: `read` takes the secret's line only, and the JVM the shell
         // becomes inherits the rest of stdin.
         String line = "cd " + ShellWords.quote(Path.of("").toAbsolutePath().toString())
                 + " && IFS= read -r " + LaunchEnv.JOB_SECRET + " && export " + LaunchEnv.JOB_SECRET
                 + " && exec env " + ShellWords.join(remote);
-        var cmd = new ArrayList<>(ssh);
-        cmd.addAll(SSH_OPTIONS);
-        cmd.add(host);
-        cmd.add(line);
-        Process p = new ProcessBuilder(cmd).start();
+        Process p = new ProcessBuilder(sshCommand(host, START_CONNECT_TIMEOUT_S, line)).start();
         try {
             var stdin = p.getOutputStream(); // stays open for the job's life: see the class comment
             stdin.write((launch.secret() + "\n").getBytes(StandardCharsets.US_ASCII));
@@ -94,6 +94,16 @@ final class SshPeStarter implements PeStarter {
             // ssh already failed; its exit status and stderr tell why
         }
         return p;
+    }
+
+    /** ssh, its options, the host and the command line the remote login shell runs. */
+    private List<String> sshCommand(String host, int connectTimeoutS, String remoteLine) {
+        var cmd = new ArrayList<>(ssh);
+        cmd.addAll(SSH_OPTIONS);
+        cmd.addAll(List.of("-o", "ConnectTimeout=" + connectTimeoutS));
+        cmd.add(host);
+        cmd.add(remoteLine);
+        return cmd;
     }
 
     @Override
@@ -110,10 +120,7 @@ final class SshPeStarter implements PeStarter {
     public void cleanShmElsewhere(String prefix, Path shmDir) {
         var cleaners = new ArrayList<Map.Entry<String, Process>>();
         for (String host : remoteHosts()) {
-            var cmd = new ArrayList<>(ssh);
-            cmd.addAll(SSH_OPTIONS);
-            cmd.add(host);
-            cmd.add("rm -f -- " + ShellWords.quote(shmDir.toString()) + "/" + ShellWords.quote(prefix) + "*");
+            var cmd = sshCommand(host, CLEANUP_CONNECT_TIMEOUT_S, "rm -f -- " + ShellWords.quote(shmDir.toString()) + "/" + ShellWords.quote(prefix) + "*");
             try {
                 cleaners.add(Map.entry(host, new ProcessBuilder(cmd).redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectInput(ProcessBuilder.Redirect.from(
