@@ -1,10 +1,13 @@
 package org.shmem4j.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
@@ -122,5 +125,18 @@ class MultiHostSlurmTest {
             // the allocation of the killed salloc would hold its CPUs: give them back to the other tests
             Jobs.run("scancel", tb.on(tb.hosts.getFirst(), 10, List.of("scancel", "--user=root")));
         }
+    }
+
+    @Test
+    void aStepWhoseResourcesStayBusyGivesUp() {
+        // another step holds every CPU of the allocation until oshrun is done
+        var wrapper = List.of("sh", "-c", "srun --exact -n " + N + " sleep " + MultiHost.JOB_BOUND_S + " & "
+                + "until squeue -h -s -o %j | grep -q sleep; do sleep 0.1; done; \"$@\"; rc=$?; kill $!; exit $rc", "sh");
+        var r = Jobs.run("Hello in Slurm, resources busy", inAllocation(wrapper, List.of("-cp", Jobs.peClasspath(),
+                org.shmem4j.examples.Hello.class.getName())), Map.of("SHMEM_BOOTSTRAP_TIMEOUT_S", "3"),
+                Duration.ofSeconds(MultiHost.JOB_BOUND_S));
+        assertNotEquals(0, r.exit(), r::describe);
+        assertTrue(r.stderrText().contains("Unable to create step"), r::describe);
+        assertEquals(List.of(), r.stdout(), r::describe);
     }
 }

@@ -167,7 +167,7 @@ public final class Oshrun {
             if (underSlurm) {
                 Process step;
                 try {
-                    step = SlurmStep.start(opts.pes(), baseCommand, jobEnv, secret, opts.tagOutput());
+                    step = SlurmStep.start(opts.pes(), baseCommand, jobEnv, secret, opts.tagOutput(), bootstrapTimeout);
                 } catch (IOException | LaunchOptions.UsageException e) {
                     log.println("oshrun: cannot run srun (" + SlurmStep.SRUN_ENV + "): " + e.getMessage());
                     return 1;

@@ -31,14 +31,17 @@ final class SlurmStep {
 
     /**
      * Starts {@code pes} tasks running {@code command} with {@code env} (rank excluded) and the
-     * secret in the step's environment, which Slurm carries to the tasks (no command line shows it).
+     * secret in the step's environment, which Slurm carries to the tasks (no command line shows it);
+     * srun gives up if the step's resources are not free within {@code startTimeoutS}.
      */
-    static Process start(int pes, List<String> command, Map<String, String> env, String secret, boolean label)
+    static Process start(int pes, List<String> command, Map<String, String> env, String secret, boolean label, long startTimeoutS)
             throws IOException, LaunchOptions.UsageException {
         var cmd = new ArrayList<>(srun());
         // --input=all: oshrun's pipe to srun is every task's stdin, and its end (oshrun gone, even
         // by SIGKILL, which leaves srun running) ends them as it ends PEs started over ssh
         cmd.addAll(List.of("--ntasks=" + pes, "--kill-on-bad-exit=1", "--mpi=none", "--export=ALL", "--input=all"));
+        // a step waits for the allocation's resources (another step may hold them): not forever
+        cmd.add("--immediate=" + startTimeoutS);
         if (label) {
             cmd.add("--label");
         }
