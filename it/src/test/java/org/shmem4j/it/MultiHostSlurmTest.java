@@ -86,6 +86,9 @@ class MultiHostSlurmTest {
         try (var job = startKillTarget("KillTarget in Slurm, PE 3 killed")) {
             var ready = MultiHost.awaitReady(job, N);
             long t0 = System.nanoTime();
+            // a heap file as a PE dying in start-up leaves it: the clean-up step must remove it
+            Jobs.run("leave a heap file", tb.on(tb.hosts.get(1), 10, List.of("touch",
+                    "/dev/shm/shmem4j-" + ready.jobId() + "-left-by-a-pe-dying-in-start-up")));
             Jobs.run("kill PE 3", tb.on(tb.hosts.get(1), 10, List.of("kill", "-KILL", Long.toString(ready.pids()[3]))));
             // a PE placed by srun is named by the host name it reported
             MultiHost.assertContained(job, "PE killed on the other node (Slurm)", t0, 3, tb.hosts.get(1));
