@@ -64,7 +64,7 @@ class ExamplesTest {
      * An example, the PE counts it runs on, and its stdout lines on {@code n} PEs: exact lines, or
      * regular expressions if {@code patterns}.
      */
-    private record Example(Class<?> main, int[] counts, IntFunction<List<String>> lines, boolean patterns) {
+    record Example(Class<?> main, int[] counts, IntFunction<List<String>> lines, boolean patterns) {
         /** Runs at every one of {@link #COUNTS} from {@code minPes} up; exact lines. */
         Example(Class<?> main, int minPes, IntFunction<List<String>> lines) {
             this(main, IntStream.of(COUNTS).filter(n -> n >= minPes).toArray(), lines, false);
@@ -94,7 +94,7 @@ class ExamplesTest {
         return IntStream.range(0, n).mapToObj(line).toList();
     }
 
-    private static final List<Example> EXAMPLES = List.of(
+    static final List<Example> EXAMPLES = List.of(
             new Example(Hello.class, 1, n -> perPe(n, i -> "Hello from PE " + i + " of " + n)),
             new Example(InitExample.class, 1, n -> List.of("PE " + (1 % n) + " targ=33 (expect 33)")),
             new Example(MyPeExample.class, 1, n -> perPe(n, i -> "I am #" + i + " of " + n + " PEs executing this program")),
@@ -163,7 +163,11 @@ class ExamplesTest {
     @MethodSource("jobs")
     void exampleSucceedsWithItsOutput(String name, int n) {
         Example e = EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals(name)).findFirst().orElseThrow();
-        var r = Jobs.run(name + " -n " + n, Jobs.oshrun(n, e.main()));
+        assertSucceeded(e, n, Jobs.run(name + " -n " + n, Jobs.oshrun(n, e.main())));
+    }
+
+    /** The job of {@code e} on {@code n} PEs ended with status 0, its expected output and nothing on stderr. */
+    static void assertSucceeded(Example e, int n, Jobs.Result r) {
         assertEquals(0, r.exit(), r::describe);
         if (e.patterns()) {
             assertMatch(e.lines().apply(n), r.stdout(), r::describe);

@@ -18,11 +18,17 @@ import org.junit.jupiter.params.provider.CsvSource;
 class PseudoHostsJobTest {
 
     static List<String> expected(int n, int hosts) {
+        return expected(n, pe -> pe * hosts / n);
+    }
+
+    /** HostTeams' lines when PE {@code pe} runs on host {@code hostOf(pe)}. */
+    static List<String> expected(int n, java.util.function.IntUnaryOperator hostOf) {
         var lines = new ArrayList<String>();
         for (int me = 0; me < n; me++) {
-            int h = me * hosts / n;
-            int[] host = IntStream.range(0, n).filter(q -> q * hosts / n == h).toArray();
-            int[] leaders = IntStream.range(0, n).filter(q -> q == 0 || q * hosts / n != (q - 1) * hosts / n).toArray();
+            int h = hostOf.applyAsInt(me);
+            int[] host = IntStream.range(0, n).filter(q -> hostOf.applyAsInt(q) == h).toArray();
+            int[] leaders = IntStream.range(0, n).filter(q -> IntStream.range(0, q).noneMatch(
+                    r -> hostOf.applyAsInt(r) == hostOf.applyAsInt(q))).toArray();
             String lead = Arrays.toString(me == host[0] ? leaders : new int[0]);
             lines.add("PE " + me + " shared=" + Arrays.toString(host) + " host=" + Arrays.toString(host) + " leaders=" + lead
                     + " ptr=" + Arrays.toString(host) + " ok");

@@ -36,9 +36,11 @@ final class Job {
     enum State { NOT_CONNECTED, ACTIVE, FINALIZED }
 
     /** One PE as the launcher tracks it. */
-    private static final class Pe {
+    private final class Pe {
         final int rank;
         Process process;
+        String host; // where it runs, when not on this machine (from the starter, else its HELLO)
+        long reportedPid = -1; // its pid on its host, from its HELLO
         State state = State.NOT_CONNECTED;
         boolean everConnected;
         Rendezvous.Connection conn; // null before HELLO and after the connection ended
@@ -51,11 +53,14 @@ final class Job {
         }
 
         long pid() {
-            return process == null ? -1 : process.pid();
+            return reportedPid >= 0 ? reportedPid : process == null ? -1 : process.pid();
         }
 
         String who() {
-            return "PE " + rank + " (pid " + pid() + ")";
+            if (remoteStarts && reportedPid < 0) { // known only as a task of the srun step
+                return "PE " + rank + " (of the srun step, pid " + pid() + ", before it connected)";
+            }
+            return "PE " + rank + " (pid " + pid() + (host == null ? "" : " on host " + host) + ")";
         }
     }
 
@@ -65,6 +70,7 @@ final class Job {
     private final PrintStream log;
     private final ScheduledExecutorService timer;
     private final Pe[] pes;
+    private final boolean remoteStarts;
     private final CompletableFuture<Integer> outcome = new CompletableFuture<>();
 
     // Guarded by this.
@@ -77,6 +83,12 @@ final class Job {
     private boolean shmCleaned;
 
     Job(int n, String jobId, Path shmDir, PrintStream log, ScheduledExecutorService timer) {
+        this(n, jobId, shmDir, log, timer, false);
+    }
+
+    /** With {@code remoteStarts}, PEs placed by someone else (srun) are named by the host they report. */
+    Job(int n, String jobId, Path shmDir, PrintStream log, ScheduledExecutorService timer, boolean remoteStarts) {
+        this.remoteStarts = remoteStarts;
         this.n = n;
         this.jobId = jobId;
         this.shmDir = shmDir;
@@ -98,13 +110,16 @@ final class Job {
     }
 
     /**
-     * Registers the started process of {@code rank}; its exit is judged when it happens. A PE that
-     * started while the job was already ending is terminated at once.
+     * Registers the started process of {@code rank} (a local PE, or the process standing for a
+     * remote one) running on {@code host} (null: this machine, or not known yet); its exit is
+     * judged when it happens. A PE that started while the job was already ending is terminated at
+     * once.
      */
-    void started(int rank, Process p) {
+    void started(int rank, Process p, String host) {
         boolean late;
         synchronized (this) {
             pes[rank].process = p;
+            pes[rank].host = host;
             late = ending;
         }
         p.onExit().thenAccept(done -> exited(rank, done.exitValue()));
@@ -131,8 +146,11 @@ final class Job {
 
     // ---- rendezvous events ----------------------------------------------------------------
 
-    /** A PE sent a valid HELLO; returns why it is rejected, or null when it is accepted. */
-    synchronized String accept(int rank, Rendezvous.Connection c) {
+    /**
+     * A PE sent a valid HELLO with its {@code pid} and {@code host} name; returns why it is
+     * rejected, or null when it is accepted.
+     */
+    synchronized String accept(int rank, long pid, String host, Rendezvous.Connection c) {
         if (ending) {
             return "the job is ending";
         }
@@ -145,6 +163,10 @@ final class Job {
         }
         pe.everConnected = true;
         pe.conn = c;
+        pe.reportedPid = pid;
+        if (pe.host == null && remoteStarts && !host.isEmpty()) {
+            pe.host = host; // a PE placed by srun: named as it names itself
+        }
         pe.state = State.ACTIVE;
         if (connectedEver++ == 0 && bootstrapTimerPending) {
             bootstrapTimerPending = false;
@@ -284,7 +306,8 @@ final class Job {
         if (!ending) {
             boolean normal = pe.state == State.FINALIZED || (pe.state == State.NOT_CONNECTED && status == 0);
             if (!normal) {
-                String msg = "oshrun: " + pe.who() + " " + describeExit(status) + " before finalizing; ending the job";
+                String msg = "oshrun: " + pe.who() + " " + describeExit(status) + remoteHint(pe, status)
+                        + " before finalizing; ending the job";
                 end(status == 0 ? 1 : status, msg, -1);
                 return;
             }
@@ -374,7 +397,7 @@ final class Job {
      */
     void end(int status, String message, int spareRank) {
         var conns = new ArrayList<Rendezvous.Connection>();
-        var procs = new ArrayList<Process>();
+        var procs = new java.util.LinkedHashSet<Process>(); // under Slurm one process stands for every PE
         synchronized (this) {
             if (ending) {
                 return;
@@ -461,6 +484,11 @@ final class Job {
             // no such directory: nothing to clean
         }
         return deleted;
+    }
+
+    /** What ssh's status 255 means for a PE started over ssh. */
+    private String remoteHint(Pe pe, int status) {
+        return pe.host != null && !remoteStarts && status == 255 ? " (ssh: the PE was killed by a signal, or the connection was lost)" : "";
     }
 
     /** "exited with status 3", or "was killed by signal 9 (SIGKILL)" for Java's 128+signal. */

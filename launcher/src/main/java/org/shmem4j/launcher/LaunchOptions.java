@@ -23,10 +23,23 @@ import java.util.jar.JarFile;
  *                    {@code pes}), or 0 when not given (every PE on its machine's host)
  * @param nodes       number of pseudo-nodes the PEs are split into ({@code --nodes K}, 1 to
  *                    {@code pes}), or 0 when not given (every PE on its machine's node)
- * @param oversubscribe more PEs than cores are intended ({@code --oversubscribe}): no warning
+ * @param oversubscribe more PEs than cores (or slots) are intended ({@code --oversubscribe}): no warning
+ * @param remote      where the PEs run when not on this machine only ({@code --hostfile}, {@code --host},
+ *                    {@code --map-by}, {@code --ssh}, {@code --rendezvous-address})
  */
 public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions,
-        List<String> classpath, String mainClass, List<String> programArgs, int hosts, int nodes, boolean oversubscribe) {
+        List<String> classpath, String mainClass, List<String> programArgs, int hosts, int nodes, boolean oversubscribe,
+        Remote remote) {
+
+    /**
+     * The options of jobs beyond this machine.
+     *
+     * @param hosts             the hosts and slots of an ssh job, empty for none
+     * @param byNode            {@code --map-by node}: ranks round-robin over the hosts (default: blocks by slot)
+     * @param ssh               {@code --ssh CMD} split into words, or null (then {@code OSHRUN_SSH}, else {@code ssh})
+     * @param rendezvousAddress {@code --rendezvous-address}, or null to choose one
+     */
+    public record Remote(List<Hosts.Slots> hosts, boolean byNode, List<String> ssh, String rendezvousAddress) {}
 
     /** A command line that cannot be run; {@code oshrun} prints it and exits with status 2. */
     public static final class UsageException extends Exception {
@@ -43,10 +56,13 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
     }
 
     public static final String USAGE = """
-            Usage: oshrun -n N [--nodes K] [--hosts H] [--oversubscribe] [--tag-output] [--timeout SECONDS] [JVM options...]
-                          (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
+            Usage: oshrun -n N [--hostfile FILE | --host H1[:K],H2[:K],...] [--map-by slot|node] [--ssh CMD]
+                          [--rendezvous-address ADDR] [--nodes K] [--hosts H] [--oversubscribe] [--tag-output]
+                          [--timeout SECONDS] [JVM options...] (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
 
-            Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them.
+            Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them: on this
+            machine, over ssh on the hosts of --hostfile or --host, or, inside a Slurm allocation
+            (SLURM_JOB_ID set) without those options, with one srun step on the allocation's nodes.
 
               -n, -np N          number of PEs (required, at least 1)
               --nodes K          split the N PEs into K pseudo-nodes (1 <= K <= N) in blocks: PE r is
@@ -58,7 +74,18 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                                  collective algorithms treat each pseudo-host as a separate machine;
                                  data still moves through the node's shared memory (with --nodes,
                                  every host must lie within one node)
-              --oversubscribe    more PEs than cores are intended (else oshrun warns; waits then
+              --hostfile FILE    run over ssh on FILE's hosts (Open MPI format: 'HOST [slots=K]' a line,
+                                 # comments); a host takes up to its slots (default 1) PEs
+              --host LIST        the same from the command line: HOST[:SLOTS],...
+              --map-by slot|node place ranks in blocks filling each host's slots (slot, the default),
+                                 or round-robin, one per host in turn (node)
+              --ssh CMD          the command run instead of 'ssh' (split into words like a shell;
+                                 default $OSHRUN_SSH, else ssh); oshrun adds -o BatchMode=yes.
+                                 Every host needs the same java and class path as this one
+              --rendezvous-address ADDR
+                                 the address PEs reach oshrun at (default: loopback on one machine,
+                                 else this machine's address on the route to the first other host)
+              --oversubscribe    more PEs than cores (or slots) are intended (else oshrun warns; waits then
                                  yield the core at once instead of spinning)
               --tag-output       prefix each output line with [1,<rank>]<stdout>: or [1,<rank>]<stderr>:
               --timeout SECONDS  end the job (status 124) if it runs longer than SECONDS
@@ -106,6 +133,11 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         Integer hosts = null;
         Integer nodes = null;
         boolean oversubscribe = false;
+        List<Hosts.Slots> hostSlots = List.of();
+        String hostOption = null;
+        boolean byNode = false;
+        List<String> ssh = null;
+        String rendezvousAddress = null;
         var jvm = new ArrayList<String>();
         int i = 0;
         while (true) {
@@ -129,6 +161,34 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                 }
                 case "--hosts" -> hosts = count(value(args, i++, a), a, "pseudo-hosts");
                 case "--nodes" -> nodes = count(value(args, i++, a), a, "pseudo-nodes");
+                case "--hostfile", "--host", "-H" -> {
+                    if (hostOption != null) {
+                        throw new UsageException(a + " and " + hostOption + " cannot be given together");
+                    }
+                    hostOption = a;
+                    String v = value(args, i++, a);
+                    hostSlots = a.equals("--hostfile") ? Hosts.readHostfile(Path.of(v)) : Hosts.parseHostList(v);
+                }
+                case "--map-by" -> {
+                    String v = value(args, i++, a);
+                    byNode = switch (v) {
+                        case "slot" -> false;
+                        case "node" -> true;
+                        default -> throw new UsageException("--map-by takes slot or node, not '" + v + "'");
+                    };
+                }
+                case "--ssh" -> {
+                    String v = value(args, i++, a);
+                    try {
+                        ssh = ShellWords.split(v);
+                    } catch (UsageException e) {
+                        throw new UsageException("--ssh: " + e.getMessage());
+                    }
+                    if (ssh.isEmpty()) {
+                        throw new UsageException("--ssh needs a command, not '" + v + "'");
+                    }
+                }
+                case "--rendezvous-address" -> rendezvousAddress = value(args, i++, a);
                 case "--tag-output" -> tag = true;
                 case "--oversubscribe" -> oversubscribe = true;
                 case "--timeout" -> {
@@ -155,7 +215,8 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     int n = requirePes(pes);
                     return new LaunchOptions(n, tag, timeout, jvm, existing(a, splitPath(cp)), main,
                             List.copyOf(args.subList(i + 2, args.size())), atMostPes(hosts, "--hosts", n),
-                            atMostPes(nodes, "--nodes", n), oversubscribe);
+                            atMostPes(nodes, "--nodes", n), oversubscribe,
+                            remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
                 }
                 case "-jar" -> {
                     String jar = value(args, i++, a);
@@ -163,7 +224,8 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     int h = atMostPes(hosts, "--hosts", n), k = atMostPes(nodes, "--nodes", n);
                     var fromJar = readJar(Path.of(jar));
                     return new LaunchOptions(n, tag, timeout, jvm, fromJar.classpath(),
-                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h, k, oversubscribe);
+                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h, k, oversubscribe,
+                            remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
                 }
                 default -> {
                     if (!a.startsWith("-")) {
@@ -184,6 +246,19 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
             }
             i++;
         }
+    }
+
+    /** The remote options, checked against the pseudo-host and pseudo-node splits (which are one machine's). */
+    private static Remote remote(List<Hosts.Slots> hostSlots, boolean byNode, List<String> ssh, String rendezvousAddress,
+            Integer hosts, Integer nodes) throws UsageException {
+        if (!hostSlots.isEmpty() && (hosts != null || nodes != null)) {
+            throw new UsageException((hosts != null ? "--hosts" : "--nodes")
+                    + " splits this machine; it cannot be combined with --hostfile or --host");
+        }
+        if (byNode && hostSlots.isEmpty()) {
+            throw new UsageException("--map-by node places PEs on the hosts of --hostfile or --host; neither is given");
+        }
+        return new Remote(hostSlots, byNode, ssh, rendezvousAddress);
     }
 
     private static int requirePes(Integer pes) throws UsageException {

@@ -4,11 +4,15 @@ import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -46,11 +50,11 @@ public final class Oshrun {
     private Oshrun() {}
 
     public static void main(String[] args) {
-        System.exit(run(List.of(args), new LocalPeStarter()));
+        System.exit(run(List.of(args)));
     }
 
-    /** Runs one job with {@code starter} and returns oshrun's exit status. */
-    static int run(List<String> args, PeStarter starter) {
+    /** Runs one job and returns oshrun's exit status. */
+    static int run(List<String> args) {
         PrintStream log = System.err;
         LaunchOptions opts;
         try {
@@ -63,10 +67,39 @@ public final class Oshrun {
             log.println("Try 'oshrun --help' for more information.");
             return USAGE_ERROR;
         }
-        int cores = Runtime.getRuntime().availableProcessors();
-        if (opts.pes() > cores && !opts.oversubscribe()) {
-            log.println("oshrun: warning: " + opts.pes() + " PEs on " + cores + " cores: the machine is oversubscribed"
-                    + " (PEs then yield the core while they wait); add --oversubscribe if that is intended");
+        var remote = opts.remote();
+        boolean overSsh = !remote.hosts().isEmpty();
+        boolean underSlurm = !overSsh && opts.hosts() == 0 && opts.nodes() == 0 && SlurmStep.inAllocation();
+        PeStarter starter;
+        if (overSsh) {
+            int slots = Hosts.totalSlots(remote.hosts());
+            if (opts.pes() > slots && !opts.oversubscribe()) {
+                log.println("oshrun: warning: " + opts.pes() + " PEs on " + slots + " slots: the hosts are oversubscribed"
+                        + " (PEs then yield the core while they wait); add --oversubscribe if that is intended");
+            }
+            List<String> ssh;
+            try {
+                ssh = sshCommand(remote);
+            } catch (LaunchOptions.UsageException e) {
+                log.println("oshrun: " + e.getMessage());
+                return USAGE_ERROR;
+            }
+            starter = new SshPeStarter(ssh, Hosts.place(remote.hosts(), opts.pes(), remote.byNode()), log);
+        } else {
+            starter = new LocalPeStarter();
+            int cores = Runtime.getRuntime().availableProcessors();
+            if (!underSlurm && opts.pes() > cores && !opts.oversubscribe()) {
+                log.println("oshrun: warning: " + opts.pes() + " PEs on " + cores + " cores: the machine is oversubscribed"
+                        + " (PEs then yield the core while they wait); add --oversubscribe if that is intended");
+            }
+        }
+        InetAddress rendezvousAddress;
+        try {
+            rendezvousAddress = rendezvousAddress(remote, starter instanceof SshPeStarter ssh ? ssh.remoteHosts()
+                    : underSlurm ? List.of(SlurmStep.firstNode(System.getenv().getOrDefault("SLURM_JOB_NODELIST", ""))) : List.of());
+        } catch (LaunchOptions.UsageException e) {
+            log.println("oshrun: " + e.getMessage());
+            return USAGE_ERROR;
         }
         long bootstrapTimeout;
         try {
@@ -94,7 +127,19 @@ public final class Oshrun {
             return t;
         });
         timer.setRemoveOnCancelPolicy(true);
-        var job = new Job(opts.pes(), jobId, shmDir, log, timer);
+        var job = new Job(opts.pes(), jobId, shmDir, log, timer, underSlurm);
+        // The job's files on the other hosts, once (the shutdown hook runs after a normal end too).
+        var cleanedElsewhere = new java.util.concurrent.atomic.AtomicBoolean();
+        String shmPrefix = LaunchEnv.shmFilePrefix(jobId);
+        Runnable cleanShmElsewhere = () -> {
+            if (!cleanedElsewhere.getAndSet(true)) {
+                if (underSlurm) {
+                    SlurmStep.cleanShm(shmPrefix, shmDir, log);
+                } else {
+                    starter.cleanShmElsewhere(shmPrefix, shmDir);
+                }
+            }
+        };
 
         // Whatever ends the launcher (signal, System.exit, an unexpected error), no PE and no
         // shared-memory file of the job may outlive it.
@@ -105,39 +150,56 @@ public final class Oshrun {
             }
             job.killAllNow();
             job.cleanShm();
+            cleanShmElsewhere.run();
             System.out.flush();
             System.err.flush();
         }, "oshrun-shutdown"));
 
-        try (var rendezvous = new Rendezvous(secret, job, log)) {
+        try (var rendezvous = new Rendezvous(secret, job, log, rendezvousAddress)) {
             rendezvous.start();
             List<String> baseCommand = peCommand(opts);
             // Forwarded lines go through the launcher's own PrintStreams: each forwarded chunk of
             // whole lines is one write, atomic with respect to oshrun's own messages.
             PrintStream stdout = System.out, stderr = log;
             var forwarders = new ArrayList<Thread>(2 * opts.pes());
-            for (int rank = 0; rank < opts.pes() && !job.isEnding(); rank++) { // a PE that died early ends the starts
-                var env = Map.of(
-                        LaunchEnv.RENDEZVOUS, rendezvous.address(),
-                        LaunchEnv.JOB_SECRET, secret,
-                        LaunchEnv.JOB_ID, jobId,
-                        LaunchEnv.RANK, Integer.toString(rank),
-                        LaunchEnv.SIZE, Integer.toString(opts.pes()),
-                        LaunchEnv.HOST_ID, hostId(opts, starter, rank),
-                        LaunchEnv.NODE_ID, nodeId(opts, starter, rank));
+            var jobEnv = Map.of(LaunchEnv.RENDEZVOUS, rendezvous.address(), LaunchEnv.JOB_ID, jobId,
+                    LaunchEnv.SIZE, Integer.toString(opts.pes()));
+            if (underSlurm) {
+                Process step;
+                try {
+                    step = SlurmStep.start(opts.pes(), baseCommand, jobEnv, secret, opts.tagOutput(), bootstrapTimeout);
+                } catch (IOException | LaunchOptions.UsageException e) {
+                    log.println("oshrun: cannot run srun (" + SlurmStep.SRUN_ENV + "): " + e.getMessage());
+                    return 1;
+                }
+                for (int rank = 0; rank < opts.pes(); rank++) {
+                    job.started(rank, step, null);
+                }
+                // srun --label tags the lines itself (rank: line)
+                forwarders.add(forward(step.getInputStream(), stdout, -1, "stdout", false));
+                forwarders.add(forward(step.getErrorStream(), stderr, -1, "stderr", false));
+            }
+            for (int rank = 0; !underSlurm && rank < opts.pes() && !job.isEnding(); rank++) { // a PE that died early ends the starts
+                var env = new HashMap<>(jobEnv);
+                env.put(LaunchEnv.RANK, Integer.toString(rank));
+                String host = hostId(opts, starter, rank);
+                if (host != null) { // else the PE reports its own
+                    env.put(LaunchEnv.HOST_ID, host);
+                    env.put(LaunchEnv.NODE_ID, nodeId(opts, starter, rank));
+                }
                 Process p;
                 try {
-                    p = starter.start(new PeStarter.PeLaunch(rank, baseCommand, env));
+                    p = starter.start(new PeStarter.PeLaunch(rank, baseCommand, env, secret));
                 } catch (IOException e) {
                     job.end(1, "oshrun: cannot start PE " + rank + " (" + baseCommand.getFirst() + "): "
                             + e.getMessage() + "; ending the job", -1);
                     break;
                 }
-                job.started(rank, p);
+                job.started(rank, p, starter.host(rank));
                 forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput()));
                 forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput()));
             }
-            int started = forwarders.size() / 2;
+            int started = underSlurm ? opts.pes() : forwarders.size() / 2;
             if (started < opts.pes()) {
                 log.println("oshrun: PEs " + started + ".." + (opts.pes() - 1) + " were not started: the job had ended");
             }
@@ -160,6 +222,7 @@ public final class Oshrun {
                 }
             }
             job.cleanShm();
+            cleanShmElsewhere.run();
             return status;
         } catch (IOException e) {
             log.println("oshrun: cannot open the rendezvous service: " + e.getMessage());
@@ -180,7 +243,7 @@ public final class Oshrun {
      * {@code rank * H / N} ({@link LaunchEnv#pseudoHost}) on the starter's machine.
      */
     static String hostId(LaunchOptions opts, PeStarter starter, int rank) {
-        return opts.hosts() == 0 ? nodeId(opts, starter, rank)
+        return opts.hosts() == 0 || starter.hostId(rank) == null ? nodeId(opts, starter, rank)
                 : LaunchEnv.pseudoHostId(starter.hostId(rank), LaunchEnv.pseudoHost(rank, opts.pes(), opts.hosts()));
     }
 
@@ -190,7 +253,58 @@ public final class Oshrun {
      */
     static String nodeId(LaunchOptions opts, PeStarter starter, int rank) {
         String machine = starter.hostId(rank);
-        return opts.nodes() == 0 ? machine : LaunchEnv.pseudoNodeId(machine, LaunchEnv.pseudoHost(rank, opts.pes(), opts.nodes()));
+        return opts.nodes() == 0 || machine == null ? machine : LaunchEnv.pseudoNodeId(machine, LaunchEnv.pseudoHost(rank, opts.pes(), opts.nodes()));
+    }
+
+    /** The ssh command: {@code --ssh}, else {@code OSHRUN_SSH}, else {@code ssh}. */
+    static List<String> sshCommand(LaunchOptions.Remote remote) throws LaunchOptions.UsageException {
+        if (remote.ssh() != null) {
+            return remote.ssh();
+        }
+        String env = System.getenv("OSHRUN_SSH");
+        if (env == null || env.isBlank()) {
+            return List.of("ssh");
+        }
+        try {
+            return ShellWords.split(env);
+        } catch (LaunchOptions.UsageException e) {
+            throw new LaunchOptions.UsageException("OSHRUN_SSH: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Where the rendezvous listens: {@code --rendezvous-address}; else, with PEs on other hosts,
+     * this machine's address on the route to the first of {@code otherHosts} that has a route not
+     * through loopback; else loopback (nothing outside this machine can connect).
+     */
+    static InetAddress rendezvousAddress(LaunchOptions.Remote remote, List<String> otherHosts)
+            throws LaunchOptions.UsageException {
+        if (remote.rendezvousAddress() != null) {
+            try {
+                return InetAddress.getByName(remote.rendezvousAddress());
+            } catch (UnknownHostException e) {
+                throw new LaunchOptions.UsageException("--rendezvous-address " + remote.rendezvousAddress()
+                        + ": unknown host");
+            }
+        }
+        var tried = new ArrayList<String>();
+        for (String host : otherHosts) {
+            try (var probe = new DatagramSocket()) {
+                probe.connect(InetAddress.getByName(host), 9); // no packet is sent: this only picks the route
+                InetAddress source = probe.getLocalAddress();
+                if (!source.isLoopbackAddress() && !source.isAnyLocalAddress()) {
+                    return source;
+                }
+                tried.add(host + " (through loopback)");
+            } catch (IOException e) {
+                tried.add(host + " (" + e.getMessage() + ")");
+            }
+        }
+        if (!tried.isEmpty()) {
+            throw new LaunchOptions.UsageException("cannot choose the rendezvous address from the routes to " + tried
+                    + "; give --rendezvous-address ADDR");
+        }
+        return InetAddress.getLoopbackAddress();
     }
 
     /** Waits up to {@code ms} in total for every started PE process to end. */

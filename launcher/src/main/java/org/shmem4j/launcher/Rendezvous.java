@@ -77,22 +77,24 @@ final class Rendezvous implements AutoCloseable {
     private final AtomicLong turnedAway = new AtomicLong();
     private final int helloTimeoutMs;
 
-    /** Binds an ephemeral port on the loopback interface. */
-    Rendezvous(String secret, Job job, PrintStream log) throws IOException {
-        this(secret, job, log, HELLO_TIMEOUT_MS);
+    /** Binds an ephemeral port on {@code address} (loopback for a job on this machine). */
+    Rendezvous(String secret, Job job, PrintStream log, InetAddress address) throws IOException {
+        this(secret, job, log, HELLO_TIMEOUT_MS, address);
     }
 
-    Rendezvous(String secret, Job job, PrintStream log, int helloTimeoutMs) throws IOException {
-        this.server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
+    Rendezvous(String secret, Job job, PrintStream log, int helloTimeoutMs, InetAddress address) throws IOException {
+        this.server = new ServerSocket(0, 128, address);
         this.secret = secret.getBytes(StandardCharsets.US_ASCII);
         this.job = job;
         this.log = log;
         this.helloTimeoutMs = helloTimeoutMs;
     }
 
-    /** {@code host:port} for {@code SHMEM4J_RENDEZVOUS}. */
+    /** {@code host:port} for {@code SHMEM4J_RENDEZVOUS} ({@code [v6]:port} for IPv6). */
     String address() {
-        return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+        InetAddress a = server.getInetAddress();
+        String host = a.getHostAddress();
+        return (a instanceof java.net.Inet6Address ? "[" + host + "]" : host) + ":" + server.getLocalPort();
     }
 
     void start() {
@@ -170,7 +172,7 @@ final class Rendezvous implements AutoCloseable {
         } else if (!MessageDigest.isEqual(secret, hello.secret().getBytes(StandardCharsets.UTF_8))) { // constant time
             why = "wrong job secret";
         } else {
-            why = job.accept(hello.rank(), c);
+            why = job.accept(hello.rank(), hello.pid(), hello.host(), c);
         }
         if (why != null) {
             reject(s, c, peer, why + " (claimed rank " + hello.rank() + ", pid " + hello.pid() + ")");

@@ -50,4 +50,28 @@ class LaunchOptionsTest {
         assertTrue(o.oversubscribe());
         assertEquals(List.of(dir + "/*"), o.classpath());
     }
+
+    @Test
+    void remoteOptions(@TempDir Path dir) throws Exception {
+        LaunchOptions o = LaunchOptions.parse(List.of("-n", "4", "--host", "a:2,b:2", "--map-by", "node", "--ssh",
+                "ssh -p 2222", "--rendezvous-address", "10.0.0.1", "-cp", dir.toString(), "Main"));
+        assertEquals(new LaunchOptions.Remote(List.of(new Hosts.Slots("a", 2), new Hosts.Slots("b", 2)), true,
+                List.of("ssh", "-p", "2222"), "10.0.0.1"), o.remote());
+        assertEquals(new LaunchOptions.Remote(List.of(), false, null, null),
+                LaunchOptions.parse(List.of("-n", "1", "-cp", dir.toString(), "Main")).remote());
+    }
+
+    @Test
+    void badRemoteOptionsNameTheOption(@TempDir Path dir) throws IOException {
+        Path hostfile = Files.writeString(dir.resolve("hosts"), "a slots=2\n");
+        for (var bad : List.of(List.of("--map-by", "core"), List.of("--map-by", "node"), List.of("--host", "a:2", "--hostfile", hostfile.toString()),
+                List.of("--host", "a:2", "--hosts", "2"), List.of("--nodes", "2", "--hostfile", hostfile.toString()),
+                List.of("--ssh", "ssh 'unterminated"), List.of("--ssh", " "), List.of("--host", "a:zero"))) {
+            var args = new java.util.ArrayList<>(List.of("-n", "2"));
+            args.addAll(bad);
+            args.addAll(List.of("-cp", dir.toString(), "Main"));
+            var e = assertThrows(LaunchOptions.UsageException.class, () -> LaunchOptions.parse(args), bad::toString);
+            assertTrue(e.getMessage().contains(bad.get(0)), e::getMessage);
+        }
+    }
 }

@@ -135,7 +135,7 @@ class OshrunTest {
             assertNotNull(lines[i], "line of PE " + i + " in\n" + r.out());
             assertEquals(Integer.toString(n), lines[i].group(2));
             assertEquals(expectedGather(n), lines[i].group(7), "all-gather in rank order");
-            assertEquals(LocalPeStarter.localHostName(), lines[i].group(5));
+            assertEquals(org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName(), lines[i].group(5));
             if (jobId == null) {
                 jobId = lines[i].group(4);
             }
@@ -314,9 +314,9 @@ class OshrunTest {
         String secret = lines[0].group(8);
         assertTrue(secret.length() >= 32, "128-bit hex secret: " + secret);
         String wrong = (secret.charAt(0) == '0' ? "1" : "0") + secret.substring(1);
-        assertRejected(rv, new Wire.Hello(wrong, 1, 1), "wrong job secret");
-        assertRejected(rv, new Wire.Hello(secret, 0, 1), "rank 0 has already connected");
-        assertRejected(rv, new Wire.Hello(secret, 5, 1), "rank 5 is outside 0..1");
+        assertRejected(rv, new Wire.Hello(wrong, 1, 1, "localhost"), "wrong job secret");
+        assertRejected(rv, new Wire.Hello(secret, 0, 1, "localhost"), "rank 0 has already connected");
+        assertRejected(rv, new Wire.Hello(secret, 5, 1, "localhost"), "rank 5 is outside 0..1");
         assertTrue(p.isAlive(), "the job survives bad connections");
 
         p.destroy(); // SIGTERM to oshrun: its shutdown hook ends the PEs
@@ -382,11 +382,27 @@ class OshrunTest {
         Run r = run(withHosts(job(5, "hello"), 2));
         assertEquals(0, r.status(), r.err());
         Matcher[] lines = peLines(r.out(), 5);
-        String node = LocalPeStarter.localHostName();
+        String node = org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName();
         for (int rank = 0; rank < 5; rank++) {
             assertNotNull(lines[rank], r.out());
             assertEquals(node + "#" + (rank < 3 ? 0 : 1), lines[rank].group(5), r.out());
         }
+    }
+
+    /** Hosts named localhost start without ssh; more PEs than slots warn, as more PEs than cores do. */
+    @Test
+    void localhostInAHostListStartsLocallyAndMorePesThanSlotsWarn() throws Exception {
+        var args = new ArrayList<>(List.of("--host", "localhost:2", "-n", "3", "-cp", PE_CP, TestPe.class.getName(), "hello"));
+        Run r = run(args);
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.err().contains("3 PEs on 2 slots"), r.err());
+        Matcher[] lines = peLines(r.out(), 3);
+        for (int rank = 0; rank < 3; rank++) {
+            assertNotNull(lines[rank], r.out());
+            assertEquals(org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName(), lines[rank].group(5), r.out());
+        }
+        args.addFirst("--oversubscribe");
+        assertFalse(run(args).err().contains("slots"));
     }
 
     /** With --nodes K alone, every pseudo-node is a host of its own, named after the machine. */
@@ -397,7 +413,7 @@ class OshrunTest {
         Run r = run(args);
         assertEquals(0, r.status(), r.err());
         Matcher[] lines = peLines(r.out(), 5);
-        String machine = LocalPeStarter.localHostName();
+        String machine = org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName();
         for (int rank = 0; rank < 5; rank++) {
             assertNotNull(lines[rank], r.out());
             assertEquals(machine + "/node" + (rank < 3 ? 0 : 1), lines[rank].group(5), r.out());

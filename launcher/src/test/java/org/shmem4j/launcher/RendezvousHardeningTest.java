@@ -42,7 +42,7 @@ class RendezvousHardeningTest {
     @BeforeEach
     void start() throws IOException {
         Job job = new Job(1, "hardening", Path.of("/nonexistent-shm-dir"), log, timer);
-        rendezvous = new Rendezvous(SECRET, job, log, HELLO_MS);
+        rendezvous = new Rendezvous(SECRET, job, log, HELLO_MS, java.net.InetAddress.getLoopbackAddress());
         rendezvous.start();
         String[] hp = rendezvous.address().split(":");
         host = hp[0];
@@ -133,7 +133,7 @@ class RendezvousHardeningTest {
         // With the slots back, a PE with the secret is served: its all-gather (a job of one PE) is answered.
         try (Socket pe = new Socket(host, port)) {
             pe.setSoTimeout(60_000);
-            pe.getOutputStream().write(Wire.encode(new Wire.Hello(SECRET, 0, 1234)));
+            pe.getOutputStream().write(Wire.encode(new Wire.Hello(SECRET, 0, 1234, "localhost")));
             pe.getOutputStream().write(Wire.encode(new Wire.AllGather(0, new byte[] {42})));
             pe.getOutputStream().flush();
             Wire.Message answer = Wire.read(new java.io.DataInputStream(pe.getInputStream()));

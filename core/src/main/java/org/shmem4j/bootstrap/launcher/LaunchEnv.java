@@ -23,6 +23,8 @@ public final class LaunchEnv {
     /**
      * Declared host identity: PEs with equal values form the SHARED, host and leaders teams, reach
      * each other with {@code shmem_ptr} and are local to each other for the collective policy.
+     * Optional: a PE started on another machine (over ssh, by srun) reports its kernel host name
+     * ({@link #kernelHostName}).
      */
     public static final String HOST_ID = "SHMEM4J_HOST_ID";
     /**
@@ -31,6 +33,13 @@ public final class LaunchEnv {
      * launcher splits one machine into pseudo-hosts ({@code oshrun --hosts}).
      */
     public static final String NODE_ID = "SHMEM4J_NODE_ID";
+
+    /**
+     * Set to {@code 1} for a PE whose stdin is its line to the launcher (a PE started over ssh):
+     * end of file there means the launcher is gone (killed, or the connection dropped), and ends
+     * the PE even before it has a rendezvous connection. By default the PE watches its parent.
+     */
+    public static final String LAUNCHER_STDIN = "SHMEM4J_LAUNCHER_STDIN";
 
     /** Directory of the shared-memory files (default {@link #DEFAULT_SHM_DIR}). */
     public static final String SHM_DIR = "SHMEM_SHM_DIR";
@@ -85,6 +94,27 @@ public final class LaunchEnv {
             }
         }
         return true;
+    }
+
+    /** This machine's kernel host name; a DNS lookup ({@code InetAddress.getLocalHost()}) can stall start-up. */
+    public static String kernelHostName() {
+        try {
+            String n = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).strip();
+            if (!n.isEmpty()) {
+                return n;
+            }
+        } catch (java.io.IOException | RuntimeException ignored) {
+            // not Linux; fall through
+        }
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env.strip();
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "localhost";
+        }
     }
 
     /** The value of {@code name}, or a {@link ShmemException} naming the variable. */

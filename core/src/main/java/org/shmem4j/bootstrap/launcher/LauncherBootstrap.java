@@ -89,7 +89,8 @@ public final class LauncherBootstrap extends JobMember {
         }
         int size = LaunchEnv.requireInt(env, LaunchEnv.SIZE, 1, Integer.MAX_VALUE);
         int rank = LaunchEnv.requireInt(env, LaunchEnv.RANK, 0, size - 1);
-        String hostId = LaunchEnv.require(env, LaunchEnv.HOST_ID);
+        String hostIdValue = env.get(LaunchEnv.HOST_ID);
+        String hostId = hostIdValue == null || hostIdValue.isBlank() ? LaunchEnv.kernelHostName() : hostIdValue.strip();
         String nodeIdValue = env.get(LaunchEnv.NODE_ID);
         String nodeId = nodeIdValue == null || nodeIdValue.isBlank() ? hostId : nodeIdValue.strip();
         int colon = rendezvous.lastIndexOf(':');
@@ -112,7 +113,7 @@ public final class LauncherBootstrap extends JobMember {
             socket.setTcpNoDelay(true); // frames are small and latency-bound
             socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
             var b = new LauncherBootstrap(rank, size, jobId, hostId, nodeId, rendezvous, socket);
-            b.send(new Wire.Hello(secret, rank, ProcessHandle.current().pid()));
+            b.send(new Wire.Hello(secret, rank, ProcessHandle.current().pid(), LaunchEnv.kernelHostName()));
             var in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             Thread.ofPlatform().daemon().name("shmem4j-launcher-reader").stackSize(256 << 10)
                     .start(() -> b.readLoop(in));

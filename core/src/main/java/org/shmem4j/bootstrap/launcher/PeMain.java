@@ -1,5 +1,8 @@
 package org.shmem4j.bootstrap.launcher;
 
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -52,14 +55,33 @@ public final class PeMain {
         }
     }
 
-    /** Halts this JVM as soon as its parent, the launcher, is gone (even killed with SIGKILL). */
+    /**
+     * Halts this JVM as soon as its launcher is gone (even killed with SIGKILL): its parent ends,
+     * or, with {@link LaunchEnv#LAUNCHER_STDIN}, its stdin reaches end of file.
+     */
     private static void dieWithTheLauncher() {
-        ProcessHandle.current().parent().ifPresent(launcher -> launcher.onExit().thenRun(() -> {
-            String rank = System.getenv(LaunchEnv.RANK);
-            System.err.println("shmem4j: PE " + rank + ": its launcher (pid " + launcher.pid() + ") is gone; exiting");
-            System.err.flush();
-            Runtime.getRuntime().halt(1);
-        }));
+        if ("1".equals(System.getenv(LaunchEnv.LAUNCHER_STDIN))) {
+            Thread.ofPlatform().daemon().name("shmem4j-launcher-line").stackSize(128 << 10).start(() -> {
+                var in = new FileInputStream(FileDescriptor.in); // unbuffered: nothing else reads it
+                byte[] buf = new byte[256];
+                try {
+                    while (in.read(buf) >= 0) {
+                        // the launcher sends nothing more; only the end matters
+                    }
+                } catch (IOException e) {
+                    // a broken line is a gone launcher too
+                }
+                gone("its launcher's line (stdin) closed");
+            });
+            return;
+        }
+        ProcessHandle.current().parent().ifPresent(l -> l.onExit().thenRun(() -> gone("its launcher (pid " + l.pid() + ") is gone")));
+    }
+
+    private static void gone(String why) {
+        System.err.println("shmem4j: PE " + System.getenv(LaunchEnv.RANK) + ": " + why + "; exiting");
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
     }
 
     /**

@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
  * frame   := length:u32 type:u8 body        (length counts type and body, 1..MAX_FRAME_BYTES)
  * string  := n:i32 utf8[n]
  * bytes   := n:i32 byte[n]
- * HELLO            1  magic:i32 version:u16 secret:string rank:i32 pid:i64    PE -> launcher
+ * HELLO            1  magic:i32 version:u16 secret:string rank:i32 pid:i64 host:string   PE -> launcher
  * ALLGATHER        2  seq:i64 blob:bytes                                      PE -> launcher
  * ALLGATHER_RESULT 3  seq:i64 count:i32 bytes[count]   (indexed by rank)      launcher -> PE
  * FINALIZED        4  (empty)                                                 PE -> launcher
@@ -39,7 +39,7 @@ public final class Wire {
     /** First field of HELLO, "SHJ4": rejects strangers that happen to connect. */
     public static final int MAGIC = 0x53484A34;
     /** Protocol version carried in HELLO. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6;
 
@@ -48,16 +48,16 @@ public final class Wire {
     /** A decoded frame. */
     public sealed interface Message {}
 
-    /** First frame of every PE connection. */
-    public record Hello(int magic, int version, String secret, int rank, long pid) implements Message {
+    /** First frame of every PE connection; {@code host} is the PE's kernel host name (for messages). */
+    public record Hello(int magic, int version, String secret, int rank, long pid, String host) implements Message {
         /** A HELLO of the current protocol version. */
-        public Hello(String secret, int rank, long pid) {
-            this(MAGIC, VERSION, secret, rank, pid);
+        public Hello(String secret, int rank, long pid, String host) {
+            this(MAGIC, VERSION, secret, rank, pid, host);
         }
 
         @Override
         public String toString() { // keeps the secret out of logs
-            return "Hello[rank=" + rank + ", pid=" + pid + ", version=" + version + "]";
+            return "Hello[rank=" + rank + ", pid=" + pid + ", host=" + host + ", version=" + version + "]";
         }
     }
 
@@ -106,6 +106,7 @@ public final class Wire {
                     writeString(d, h.secret());
                     d.writeInt(h.rank());
                     d.writeLong(h.pid());
+                    writeString(d, h.host());
                 }
                 case AllGather g -> {
                     d.writeByte(ALLGATHER);
@@ -175,7 +176,9 @@ public final class Wire {
         var d = new DataInputStream(new ByteArrayInputStream(body));
         try {
             Message m = switch (d.readByte()) {
-                case HELLO -> new Hello(d.readInt(), d.readUnsignedShort(), readString(d, body.length), d.readInt(), d.readLong());
+                // version 1 had no host: decoded, then rejected for its version, not as garbage
+                case HELLO -> new Hello(d.readInt(), d.readUnsignedShort(), readString(d, body.length), d.readInt(), d.readLong(),
+                        d.available() > 0 ? readString(d, body.length) : "");
                 case ALLGATHER -> new AllGather(d.readLong(), readBytes(d, body.length));
                 case ALLGATHER_RESULT -> {
                     long seq = d.readLong();

@@ -26,8 +26,8 @@ class WireTest {
 
     @Test
     void everyMessageRoundTrips() throws IOException {
-        var h = (Wire.Hello) roundTrip(new Wire.Hello("00ff", 3, 12345L));
-        assertEquals(new Wire.Hello(Wire.MAGIC, Wire.VERSION, "00ff", 3, 12345L), h);
+        var h = (Wire.Hello) roundTrip(new Wire.Hello("00ff", 3, 12345L, "node7"));
+        assertEquals(new Wire.Hello(Wire.MAGIC, Wire.VERSION, "00ff", 3, 12345L, "node7"), h);
         assertFalse(h.toString().contains("00ff"), "secret stays out of toString");
 
         var g = (Wire.AllGather) roundTrip(new Wire.AllGather(7, new byte[] {1, 2, 3}));
