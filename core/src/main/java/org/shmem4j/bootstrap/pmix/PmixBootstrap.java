@@ -39,7 +39,7 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
  * the whole job rather than leaving the peers blocked.
  *
  * <p><b>What this PE can see of its peers.</b> Nothing beyond the exchange: there is no launcher
- * connection telling it that a peer died. {@link #abortReason()} reports only this PE's own abort.
+ * connection telling it that a peer died. {@link #abortReason()} reports only this PE's own global exit.
  * A peer that aborts, or (with {@code srun --kill-on-bad-exit}) fails, is the resource manager's
  * business: Slurm and mpirun kill every task of the job, this one included.
  */
@@ -177,11 +177,11 @@ public final class PmixBootstrap extends JobMember {
 
     @Override
     public void globalExit(int status) {
-        abort(status, "shmem4j: PE " + rank() + " called shmem_global_exit(" + status + ")");
+        abort(status, "shmem4j: PE " + rank() + " called shmem_global_exit(" + status + ")", true);
         exitProcess(status);
     }
 
-    /** This PE's own abort (global exit or exit before finalizing), else null: peers' failures are not visible here. */
+    /** Set by this PE's own global exit, else null: peers' failures are not visible here (see the class comment). */
     @Override
     public String abortReason() {
         return abortReason;
@@ -220,21 +220,28 @@ public final class PmixBootstrap extends JobMember {
                 System.err.println("shmem4j: PE " + rank() + ": " + e.getMessage());
             }
         } else if (state.get() == State.ACTIVE) {
-            abort(1, "shmem4j: PE " + rank() + " (host " + hostId() + ") exited before finalizing; aborting the job");
+            // Also reached by a PE the resource manager terminates after a peer's abort: the message
+            // states what is known here, the failing PE's own report precedes it.
+            abort(1, "shmem4j: PE " + rank() + " (host " + hostId() + ") is exiting before shmem_finalize; asking PMIx to abort the job",
+                    false);
         }
     }
 
     /**
      * Asks the resource manager to end every process of this namespace with {@code status};
      * returns once the server has the request (the kill follows), or at once if the client is
-     * already closed or aborting.
+     * already closed or aborting. {@code visible}: other threads of this PE see {@code message} as
+     * the {@link #abortReason()} (not when the process is exiting anyway, where it would only add
+     * their stack traces to the report).
      */
-    private void abort(int status, String message) {
+    private void abort(int status, String message, boolean visible) {
         State was = state.get();
         if (was == State.CLOSED || was == State.ABORTED || !state.compareAndSet(was, State.ABORTED)) {
             return;
         }
-        abortReason = message;
+        if (visible) {
+            abortReason = message;
+        }
         System.err.println(message);
         System.err.flush();
         try {
