@@ -24,7 +24,7 @@ class MpirunPmixTest {
     }
 
     private static List<String> mpirun(int n) {
-        return List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "-np", Integer.toString(n));
+        return List.of("mpirun", "--allow-run-as-root", "--oversubscribe", "--tag-output", "-np", Integer.toString(n));
     }
 
     @Test
@@ -53,8 +53,19 @@ class MpirunPmixTest {
         PmixJobs.failingPeEndsTheJob("ThrowBeforeFinalize (mpirun -np 3)", mpirun(3), Map.of());
     }
 
+    @Test
+    void aKilledPeEndsTheJob() throws InterruptedException {
+        PmixJobs.killedPeEndsTheJob("KillTarget (mpirun -np 3)", mpirun(3), Map.of());
+    }
+
+    @Test
+    void globalExitEndsTheJob() {
+        PmixJobs.globalExitEndsTheJob("GlobalExitExample (mpirun -np 3)", mpirun(3), Map.of());
+    }
+
+    /** {@code lines} (untagged) in order. */
     static List<String> sorted(List<String> lines) {
-        var s = new ArrayList<>(lines);
+        var s = new ArrayList<>(PmixJobs.untagged(lines));
         s.sort(null);
         return s;
     }

@@ -9,12 +9,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.shmem4j.Shmem;
+import org.shmem4j.examples.GlobalExitExample;
 
 /**
  * PE programs started by a PMIx server instead of oshrun ({@code srun --mpi=pmix}, Open MPI's
@@ -53,6 +57,37 @@ final class PmixJobs {
         assumeTrue(false, message);
     }
 
+    /** mpirun's {@code --tag-output} prefix of a piece of a PE's output. */
+    private static final Pattern TAG = Pattern.compile("\\[\\d+,(\\d+)\\]<std(?:out|err)>:");
+
+    /**
+     * The PEs' lines in {@code lines} as mpirun {@code --tag-output} printed them: mpirun forwards
+     * each piece a PE wrote as it comes, tagged with the rank, so one printed line may hold the
+     * starts of several PEs' lines; each PE's pieces are joined until the end of a printed line
+     * ends one of its lines. Untagged lines (srun's) are kept as they are.
+     */
+    static List<String> untagged(List<String> lines) {
+        var whole = new ArrayList<String>();
+        var pending = new HashMap<String, StringBuilder>();
+        for (String line : lines) {
+            Matcher m = TAG.matcher(line);
+            if (!m.lookingAt()) {
+                whole.add(line);
+                continue;
+            }
+            String rank = m.group(1);
+            int from = m.end();
+            while (m.find()) {
+                pending.computeIfAbsent(rank, r -> new StringBuilder()).append(line, from, m.start());
+                rank = m.group(1);
+                from = m.end();
+            }
+            StringBuilder rest = pending.remove(rank);
+            whole.add((rest == null ? "" : rest.toString()) + line.substring(from));
+        }
+        return whole;
+    }
+
     /** The executable {@code name} found on the PATH. */
     static Optional<Path> onPath(String name) {
         return Stream.of(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator))
@@ -67,7 +102,7 @@ final class PmixJobs {
     static void failingPeEndsTheJob(String name, List<String> launcher, Map<String, String> env) throws InterruptedException {
         try (var job = Jobs.start(name, command(launcher, ThrowBeforeFinalize.class, "1"), env)) {
             long deadline = System.nanoTime() + BOUND.toNanos();
-            while (job.err.lines.stream().noneMatch(l -> l.contains("deliberate failure on PE 1")) && job.process.isAlive()
+            while (untagged(job.err.lines).stream().noneMatch(l -> l.contains("deliberate failure on PE 1")) && job.process.isAlive()
                     && System.nanoTime() - deadline < 0) {
                 Thread.sleep(5); // polling stderr for the report; the bound is the job's
             }
@@ -78,9 +113,39 @@ final class PmixJobs {
             Jobs.record(name + ": failure report to end of job " + endMs + " ms (exit " + r.exit() + ")");
             assertTrue(ended, r::describe);
             assertTrue(r.exit() != 0, r::describe);
-            assertTrue(r.stderrText().contains("deliberate failure on PE 1 before shmem_finalize"), r::describe);
-            assertTrue(r.stderrText().contains("shmem4j: PE 1 (host "), r::describe);
-            assertTrue(r.stderrText().contains(") is exiting before shmem_finalize; asking PMIx to abort the job"), r::describe);
+            String err = String.join("\n", untagged(r.stderr()));
+            assertTrue(err.contains("deliberate failure on PE 1 before shmem_finalize"), r::describe);
+            assertTrue(err.matches("(?s).*shmem4j: PE 1 \\(host [^)]+\\) is exiting before shmem_finalize; asking PMIx to abort the job.*"),
+                    r::describe);
         }
+    }
+
+    /**
+     * Runs {@link KillTarget} on 3 PEs and kills PE 2 with SIGKILL once all are ready (it has no
+     * chance to abort): the resource manager must notice the lost PMIx client and end the job;
+     * records the time from the kill to the end.
+     */
+    static void killedPeEndsTheJob(String name, List<String> launcher, Map<String, String> env) throws InterruptedException {
+        try (var job = Jobs.start(name, command(launcher, KillTarget.class), env)) {
+            var ready = untagged(job.awaitStdout(lines -> untagged(lines).stream().filter(l -> l.startsWith("ready ")).count() == 3,
+                    BOUND));
+            long victim = ready.stream().filter(l -> l.startsWith("ready 2 ")).mapToLong(l -> Long.parseLong(l.split(" ")[2]))
+                    .findFirst().orElseThrow();
+            long killedAt = System.nanoTime();
+            assertTrue(ProcessHandle.of(victim).map(ProcessHandle::destroyForcibly).orElse(false), "PE 2 (pid " + victim + ") is gone");
+            boolean ended = job.process.waitFor(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            long endMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+            var r = job.await(Duration.ofSeconds(5));
+            Jobs.record(name + ": SIGKILL of PE 2 to end of job " + endMs + " ms (exit " + r.exit() + ")");
+            assertTrue(ended, r::describe);
+            assertTrue(r.exit() != 0, r::describe);
+        }
+    }
+
+    /** {@code GlobalExitExample} with a missing file on 3 PEs: PE 0's global exit ends the job with a non-zero status. */
+    static void globalExitEndsTheJob(String name, List<String> launcher, Map<String, String> env) {
+        var r = Jobs.run(name, command(launcher, GlobalExitExample.class, "/nonexistent/shmem4j-input.txt"), env, BOUND);
+        assertTrue(r.exit() != 0, r::describe);
+        assertTrue(untagged(r.stderr()).contains("shmem4j: PE 0 called shmem_global_exit(1)"), r::describe);
     }
 }

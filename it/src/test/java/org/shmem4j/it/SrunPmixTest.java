@@ -68,4 +68,14 @@ class SrunPmixTest {
     void aPeThrowingBeforeFinalizeEndsTheStep() throws InterruptedException {
         PmixJobs.failingPeEndsTheJob("ThrowBeforeFinalize (srun --mpi=pmix -n 3)", PrivateSlurm.srun(3), slurm.env());
     }
+
+    @Test
+    void aKilledPeEndsTheJob() throws InterruptedException {
+        PmixJobs.killedPeEndsTheJob("KillTarget (srun --mpi=pmix -n 3)", PrivateSlurm.srun(3), slurm.env());
+    }
+
+    @Test
+    void globalExitEndsTheJob() {
+        PmixJobs.globalExitEndsTheJob("GlobalExitExample (srun --mpi=pmix -n 3)", PrivateSlurm.srun(3), slurm.env());
+    }
 }
