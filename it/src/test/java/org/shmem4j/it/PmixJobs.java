@@ -106,13 +106,7 @@ final class PmixJobs {
                     && System.nanoTime() - deadline < 0) {
                 Thread.sleep(5); // polling stderr for the report; the bound is the job's
             }
-            long reported = System.nanoTime();
-            boolean ended = job.process.waitFor(BOUND.toMillis(), TimeUnit.MILLISECONDS);
-            long endMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - reported);
-            var r = job.await(Duration.ofSeconds(5));
-            Jobs.record(name + ": failure report to end of job " + endMs + " ms (exit " + r.exit() + ")");
-            assertTrue(ended, r::describe);
-            assertTrue(r.exit() != 0, r::describe);
+            var r = failedAfter(job, System.nanoTime(), "failure report");
             String err = String.join("\n", untagged(r.stderr()));
             assertTrue(err.contains("deliberate failure on PE 1 before shmem_finalize"), r::describe);
             assertTrue(err.matches("(?s).*shmem4j: PE 1 \\(host [^)]+\\) is exiting before shmem_finalize; asking PMIx to abort the job.*"),
@@ -133,13 +127,22 @@ final class PmixJobs {
                     .findFirst().orElseThrow();
             long killedAt = System.nanoTime();
             assertTrue(ProcessHandle.of(victim).map(ProcessHandle::destroyForcibly).orElse(false), "PE 2 (pid " + victim + ") is gone");
-            boolean ended = job.process.waitFor(BOUND.toMillis(), TimeUnit.MILLISECONDS);
-            long endMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
-            var r = job.await(Duration.ofSeconds(5));
-            Jobs.record(name + ": SIGKILL of PE 2 to end of job " + endMs + " ms (exit " + r.exit() + ")");
-            assertTrue(ended, r::describe);
-            assertTrue(r.exit() != 0, r::describe);
+            failedAfter(job, killedAt, "SIGKILL of PE 2");
         }
+    }
+
+    /**
+     * Waits for {@code job} to end (within {@link #BOUND}), which must be with a non-zero status;
+     * records the time from {@code event} (at {@code since}, a {@link System#nanoTime()}) to the end.
+     */
+    private static Jobs.Result failedAfter(Jobs.Running job, long since, String event) throws InterruptedException {
+        boolean ended = job.process.waitFor(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        long endMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+        var r = job.await(Duration.ofSeconds(5));
+        Jobs.record(job.name + ": " + event + " to end of job " + endMs + " ms (exit " + r.exit() + ")");
+        assertTrue(ended, r::describe);
+        assertTrue(r.exit() != 0, r::describe);
+        return r;
     }
 
     /** {@code GlobalExitExample} with a missing file on 3 PEs: PE 0's global exit ends the job with a non-zero status. */
