@@ -54,6 +54,11 @@ class MpirunPmixTest {
     }
 
     @Test
+    void theBootstrapExchangeOnThreePes() {
+        PmixJobs.exchange("PmixExchange (mpirun -np 3)", mpirun(3), Map.of());
+    }
+
+    @Test
     void aKilledPeEndsTheJob() throws InterruptedException {
         PmixJobs.killedPeEndsTheJob("KillTarget (mpirun -np 3)", mpirun(3), Map.of());
     }

@@ -1,5 +1,6 @@
 package org.shmem4j.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -143,6 +144,15 @@ final class PmixJobs {
         assertTrue(ended, r::describe);
         assertTrue(r.exit() != 0, r::describe);
         return r;
+    }
+
+    /** {@link PmixExchange} on 3 PEs: every PE's exchanges check out and it exits normally. */
+    static void exchange(String name, List<String> launcher, Map<String, String> env) {
+        var r = Jobs.run(name, command(launcher, PmixExchange.class), env, BOUND);
+        assertEquals(0, r.exit(), r::describe);
+        var lines = new ArrayList<>(untagged(r.stdout()));
+        lines.sort(null);
+        assertEquals(List.of("exchange-ok 0 of 3", "exchange-ok 1 of 3", "exchange-ok 2 of 3"), lines, r::describe);
     }
 
     /** {@code GlobalExitExample} with a missing file on 3 PEs: PE 0's global exit ends the job with a non-zero status. */

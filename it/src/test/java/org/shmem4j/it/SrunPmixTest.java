@@ -70,6 +70,11 @@ class SrunPmixTest {
     }
 
     @Test
+    void theBootstrapExchangeOnThreePes() {
+        PmixJobs.exchange("PmixExchange (srun --mpi=pmix -n 3)", PrivateSlurm.srun(3), slurm.env());
+    }
+
+    @Test
     void aKilledPeEndsTheJob() throws InterruptedException {
         PmixJobs.killedPeEndsTheJob("KillTarget (srun --mpi=pmix -n 3)", PrivateSlurm.srun(3), slurm.env());
     }

@@ -44,11 +44,6 @@ final class Pmix {
     static final String KEY_HOSTNAME = "pmix.hname";
     static final String KEY_COLLECT_DATA = "pmix.collect";
 
-    /** Why PMIx cannot be used here, or empty when it can (loads it on first call). */
-    static Optional<String> unavailable() {
-        return Optional.ofNullable(Library.FAILURE);
-    }
-
     /** The loaded library, or an exception naming {@code routine} and saying what to install or enable. */
     static Library lib(String routine) {
         if (Library.FAILURE != null) {

@@ -49,7 +49,8 @@ public final class PmixBootstrap extends JobMember {
 
     /** The server's variables: a namespace and rank, or the address of the server. */
     private static final String NAMESPACE_VAR = "PMIX_NAMESPACE", RANK_VAR = "PMIX_RANK", SERVER_URI_PREFIX = "PMIX_SERVER_URI";
-    private static final int MAX_JOB_ID = 64, HASHED_PREFIX = 48;
+    /** Letters kept from a namespace that needs hashing: with 16 hex digits, the 64 a job id may have. */
+    private static final int HASHED_PREFIX = 48;
 
     // One client per process (see the class comment), as PMIx itself has.
     private static PmixBootstrap processInstance;
@@ -82,7 +83,7 @@ public final class PmixBootstrap extends JobMember {
     public static synchronized PmixBootstrap processInstance() {
         if (processInstance == null) {
             processInstance = connect();
-            Thread hook = Thread.ofPlatform().unstarted(processInstance::atExit);
+            Thread hook = Thread.ofPlatform().name("shmem4j-pmix-exit").unstarted(processInstance::atExit);
             Runtime.getRuntime().addShutdownHook(hook);
         }
         return processInstance;
@@ -122,9 +123,7 @@ public final class PmixBootstrap extends JobMember {
         String letters = namespace.replaceAll("[^A-Za-z0-9]", "");
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(namespace.getBytes(StandardCharsets.UTF_8));
-            String id = letters.substring(0, Math.min(letters.length(), HASHED_PREFIX)) + HexFormat.of().formatHex(hash, 0, 8);
-            assert id.length() <= MAX_JOB_ID;
-            return id;
+            return letters.substring(0, Math.min(letters.length(), HASHED_PREFIX)) + HexFormat.of().formatHex(hash, 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
         }
