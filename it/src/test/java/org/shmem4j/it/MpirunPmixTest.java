@@ -1,15 +1,10 @@
 package org.shmem4j.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.shmem4j.examples.Hello;
 
 /**
  * PEs started by Open MPI's {@code mpirun}, which serves PMIx to its children: the PMIx bootstrap
@@ -29,23 +24,12 @@ class MpirunPmixTest {
 
     @Test
     void helloOnTwoPes() {
-        var r = Jobs.run("Hello (mpirun -np 2)", PmixJobs.command(mpirun(2), Hello.class), Map.of(), PmixJobs.BOUND);
-        assertEquals(0, r.exit(), r::describe);
-        assertEquals(List.of("Hello from PE 0 of 2", "Hello from PE 1 of 2"), sorted(r.stdout()), r::describe);
+        PmixJobs.hello("Hello (mpirun -np 2)", mpirun(2), Map.of(), 2);
     }
 
     @Test
     void amosLocksAndTeamsOnThreePes() {
-        var amo = Jobs.run("AmoLockCheck (mpirun -np 3)", PmixJobs.command(mpirun(3), AmoLockCheck.class, "200"), Map.of(),
-                PmixJobs.BOUND);
-        assertEquals(0, amo.exit(), amo::describe);
-        var expected = new ArrayList<String>();
-        IntStream.range(0, 3).forEach(pe -> expected.addAll(List.of("amo-ok " + pe, "lock-ok " + pe)));
-        assertEquals(sorted(expected), sorted(amo.stdout()), amo::describe);
-
-        var grid = Jobs.run("TeamGrid (mpirun -np 3)", PmixJobs.command(mpirun(3), TeamGrid.class, "2"), Map.of(), PmixJobs.BOUND);
-        assertEquals(0, grid.exit(), grid::describe);
-        assertEquals(TeamsJobTest.expected(3, 2), sorted(grid.stdout()), grid::describe);
+        PmixJobs.amosLocksAndTeams("mpirun -np 3", mpirun(3), Map.of(), 3);
     }
 
     @Test
@@ -66,12 +50,5 @@ class MpirunPmixTest {
     @Test
     void globalExitEndsTheJob() {
         PmixJobs.globalExitEndsTheJob("GlobalExitExample (mpirun -np 3)", mpirun(3), Map.of());
-    }
-
-    /** {@code lines} (untagged) in order. */
-    static List<String> sorted(List<String> lines) {
-        var s = new ArrayList<>(PmixJobs.untagged(lines));
-        s.sort(null);
-        return s;
     }
 }

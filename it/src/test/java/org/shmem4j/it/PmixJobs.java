@@ -17,9 +17,11 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.shmem4j.Shmem;
 import org.shmem4j.examples.GlobalExitExample;
+import org.shmem4j.examples.Hello;
 
 /**
  * PE programs started by a PMIx server instead of oshrun ({@code srun --mpi=pmix}, Open MPI's
@@ -146,13 +148,51 @@ final class PmixJobs {
         return r;
     }
 
+    /**
+     * The spec's Hello on {@code n} PEs with {@code SHMEM_INFO=1}: its lines, and PE 0's report
+     * that the PMIx bootstrap was chosen.
+     */
+    static void hello(String name, List<String> launcher, Map<String, String> env, int n) {
+        var withInfo = new HashMap<>(env);
+        withInfo.put("SHMEM_INFO", "1");
+        var r = Jobs.run(name, command(launcher, Hello.class), withInfo, BOUND);
+        assertEquals(0, r.exit(), r::describe);
+        var out = untagged(r.stdout());
+        assertEquals(IntStream.range(0, n).mapToObj(pe -> "Hello from PE " + pe + " of " + n).toList(),
+                sorted(out.stream().filter(l -> l.startsWith("Hello from PE ")).toList()), r::describe);
+        assertTrue(out.stream().anyMatch(l -> l.startsWith("shmem4j bootstrap: PmixBootstrap[rank 0 of " + n + ", namespace ")),
+                r::describe);
+    }
+
+    /**
+     * The mixed workload on {@code n} PEs ({@code how} says how they were started): AMOs and locks
+     * ({@link AmoLockCheck}), then split_2d teams with team contexts and syncs ({@link TeamGrid}),
+     * each with its results checked.
+     */
+    static void amosLocksAndTeams(String how, List<String> launcher, Map<String, String> env, int n) {
+        var amo = Jobs.run("AmoLockCheck (" + how + ")", command(launcher, AmoLockCheck.class, "200"), env, BOUND);
+        assertEquals(0, amo.exit(), amo::describe);
+        var expected = new ArrayList<String>();
+        IntStream.range(0, n).forEach(pe -> expected.addAll(List.of("amo-ok " + pe, "lock-ok " + pe)));
+        assertEquals(sorted(expected), sorted(amo.stdout()), amo::describe);
+
+        var grid = Jobs.run("TeamGrid (" + how + ")", command(launcher, TeamGrid.class, "2"), env, BOUND);
+        assertEquals(0, grid.exit(), grid::describe);
+        assertEquals(TeamsJobTest.expected(n, 2), sorted(grid.stdout()), grid::describe);
+    }
+
+    /** {@code lines} untagged and in order. */
+    static List<String> sorted(List<String> lines) {
+        var s = new ArrayList<>(untagged(lines));
+        s.sort(null);
+        return s;
+    }
+
     /** {@link PmixExchange} on 3 PEs: every PE's exchanges check out and it exits normally. */
     static void exchange(String name, List<String> launcher, Map<String, String> env) {
         var r = Jobs.run(name, command(launcher, PmixExchange.class), env, BOUND);
         assertEquals(0, r.exit(), r::describe);
-        var lines = new ArrayList<>(untagged(r.stdout()));
-        lines.sort(null);
-        assertEquals(List.of("exchange-ok 0 of 3", "exchange-ok 1 of 3", "exchange-ok 2 of 3"), lines, r::describe);
+        assertEquals(List.of("exchange-ok 0 of 3", "exchange-ok 1 of 3", "exchange-ok 2 of 3"), sorted(r.stdout()), r::describe);
     }
 
     /** {@code GlobalExitExample} with a missing file on 3 PEs: PE 0's global exit ends the job with a non-zero status. */

@@ -1,17 +1,11 @@
 package org.shmem4j.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.shmem4j.examples.Hello;
 
 /**
  * Direct {@code srun --mpi=pmix} jobs with no oshrun, on a one-node Slurm of the test's own
@@ -41,27 +35,13 @@ class SrunPmixTest {
     @Test
     void helloOnTwoAndFourPes() {
         for (int n : new int[] {2, 4}) {
-            var r = Jobs.run("Hello (srun --mpi=pmix -n " + n + ")", PmixJobs.command(PrivateSlurm.srun(n), Hello.class),
-                    slurm.env(), PmixJobs.BOUND);
-            assertEquals(0, r.exit(), r::describe);
-            assertEquals(MpirunPmixTest.sorted(IntStream.range(0, n).mapToObj(pe -> "Hello from PE " + pe + " of " + n).toList()),
-                    MpirunPmixTest.sorted(r.stdout()), r::describe);
+            PmixJobs.hello("Hello (srun --mpi=pmix -n " + n + ")", PrivateSlurm.srun(n), slurm.env(), n);
         }
     }
 
     @Test
     void amosLocksAndTeamsOnFourPes() {
-        var amo = Jobs.run("AmoLockCheck (srun --mpi=pmix -n 4)", PmixJobs.command(PrivateSlurm.srun(4), AmoLockCheck.class, "200"),
-                slurm.env(), PmixJobs.BOUND);
-        assertEquals(0, amo.exit(), amo::describe);
-        var expected = new ArrayList<String>();
-        IntStream.range(0, 4).forEach(pe -> expected.addAll(List.of("amo-ok " + pe, "lock-ok " + pe)));
-        assertEquals(MpirunPmixTest.sorted(expected), MpirunPmixTest.sorted(amo.stdout()), amo::describe);
-
-        var grid = Jobs.run("TeamGrid (srun --mpi=pmix -n 4)", PmixJobs.command(PrivateSlurm.srun(4), TeamGrid.class, "2"),
-                slurm.env(), PmixJobs.BOUND);
-        assertEquals(0, grid.exit(), grid::describe);
-        assertEquals(TeamsJobTest.expected(4, 2), MpirunPmixTest.sorted(grid.stdout()), grid::describe);
+        PmixJobs.amosLocksAndTeams("srun --mpi=pmix -n 4", PrivateSlurm.srun(4), slurm.env(), 4);
     }
 
     @Test
