@@ -45,4 +45,18 @@ public abstract class JobMember implements Bootstrap {
     public final String nodeId() {
         return nodeId;
     }
+
+    /** Ends the process with {@code status} once what it printed is out (a job-level exit). */
+    protected static void exitProcess(int status) {
+        System.out.flush();
+        System.err.flush();
+        System.exit(status);
+    }
+
+    /** Which bootstrap this is and who the PE is (shown by {@code SHMEM_INFO}). */
+    @Override
+    public String toString() {
+        Class<?> c = getClass().isAnonymousClass() ? getClass().getEnclosingClass() : getClass();
+        return c.getSimpleName() + "[rank " + rank + " of " + size + ", job " + jobId + ", host " + hostId + ", node " + nodeId + "]";
+    }
 }

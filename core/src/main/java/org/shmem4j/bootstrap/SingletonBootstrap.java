@@ -23,9 +23,7 @@ public final class SingletonBootstrap extends JobMember {
 
     @Override
     public void globalExit(int status) {
-        System.out.flush();
-        System.err.flush();
-        System.exit(status);
+        exitProcess(status);
     }
 
     @Override

@@ -238,6 +238,7 @@ final class PeRuntime extends ShmemBase {
                     + npes + " PEs, Java " + Runtime.version());
         }
         if (params.get(Params.INFO)) {
+            out.println("shmem4j bootstrap: " + bootstrap);
             out.print("shmem4j parameters (environment variables):\n" + params.infoText());
         }
         if (debug && !params.unknownVariables().isEmpty()) {

@@ -5,9 +5,11 @@ import org.shmem4j.Context;
 import org.shmem4j.Shmem;
 import org.shmem4j.Team;
 import org.shmem4j.ThreadLevel;
+import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.bootstrap.SingletonBootstrap;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
+import org.shmem4j.bootstrap.pmix.PmixBootstrap;
 
 /**
  * Entry point behind {@code Shmem.init}: finds this PE's {@link PeSlot} (the in-process job's, if
@@ -24,10 +26,12 @@ public final class Runtimes {
     private static final class ProcessPe {
         static final PeSlot SLOT = new PeSlot(() -> processBootstrap(System.getenv()));
 
-        private static org.shmem4j.bootstrap.Bootstrap processBootstrap(Map<String, String> env) {
-            return env.containsKey(LaunchEnv.RENDEZVOUS)
-                    ? LauncherBootstrap.processInstance(env)
-                    : new SingletonBootstrap();
+        /** oshrun's variables first (an oshrun inside an srun step passes PMIx's on too), then a PMIx server, else alone. */
+        private static Bootstrap processBootstrap(Map<String, String> env) {
+            if (env.containsKey(LaunchEnv.RENDEZVOUS)) {
+                return LauncherBootstrap.processInstance(env);
+            }
+            return PmixBootstrap.inEnvironment(env) ? PmixBootstrap.processInstance() : new SingletonBootstrap();
         }
     }
 

@@ -169,9 +169,7 @@ public final class LauncherBootstrap extends JobMember {
         } catch (ShmemException e) {
             System.err.println(e.getMessage()); // exit anyway: that is what the caller asked for
         }
-        System.out.flush();
-        System.err.flush();
-        System.exit(status);
+        exitProcess(status);
     }
 
     @Override

@@ -12,6 +12,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
 import org.shmem4j.ShmemException;
+import org.shmem4j.foreign.NativeLibrary;
 
 /**
  * The part of UCX's protocol layer (libucp 1.13, the API version the layouts below were written
@@ -75,23 +76,10 @@ final class Ucx {
 
     /** The bound functions; loaded once per process, on first use. */
     static final class Library {
-        static final String FAILURE;
-        static final Library INSTANCE;
-
-        static {
-            Library lib = null;
-            String failure = null;
-            try {
-                lib = new Library();
-            } catch (IllegalCallerException e) {
-                failure = "native access is denied (" + e.getMessage() + "); run Java with --enable-native-access=ALL-UNNAMED"
-                        + " (oshrun passes it)";
-            } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
-                failure = "libucp.so.0 was not found (" + e.getMessage() + "); install UCX, e.g. apt-get install libucx0";
-            }
-            INSTANCE = lib;
-            FAILURE = failure;
-        }
+        private static final NativeLibrary<Library> LOADED =
+                NativeLibrary.load("libucp.so.0", "install UCX, e.g. apt-get install libucx0", Library::new);
+        static final String FAILURE = LOADED.failure();
+        static final Library INSTANCE = LOADED.library();
 
         final MethodHandle configRead, configModify, configRelease, initVersion, cleanup;
         final MethodHandle workerCreate, workerDestroy, workerGetAddress, workerReleaseAddress, workerProgress;
@@ -182,9 +170,7 @@ final class Ucx {
     /** Looks functions up in one library; a missing one is an error naming it. */
     private record Binder(Linker linker, SymbolLookup lookup) {
         MethodHandle fn(String name, FunctionDescriptor descriptor) {
-            MemorySegment symbol = lookup.find(name)
-                    .orElseThrow(() -> new UnsatisfiedLinkError(name + " is missing from UCX (version 1.13 or later needed)"));
-            return linker.downcallHandle(symbol, descriptor);
+            return NativeLibrary.bind(linker, lookup, name, descriptor, "UCX 1.13 or later needed");
         }
     }
 }

@@ -1,7 +1,6 @@
 package org.shmem4j.transport.ucx;
 
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import org.shmem4j.testing.Requirement;
 
 /**
  * The UCX tests need Debian's libucx0 (and gcc with libucx-dev for the layout check). Without them
@@ -12,15 +11,7 @@ public final class UcxAvailable {
     private UcxAvailable() {}
 
     static void require(String what, String missing) {
-        if (missing == null) {
-            return;
-        }
-        String message = what + " NOT TESTED: " + missing;
-        if ("1".equals(System.getenv("SHMEM4J_REQUIRE_UCX"))) {
-            fail(message + " (SHMEM4J_REQUIRE_UCX=1)");
-        }
-        System.err.println("WARNING: " + message);
-        assumeTrue(false, message);
+        Requirement.require("SHMEM4J_REQUIRE_UCX", what, missing);
     }
 
     public static void requireUcx(String what) {

@@ -1,0 +1,133 @@
+package org.shmem4j.bootstrap.pmix;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.util.Optional;
+import org.shmem4j.ShmemException;
+import org.shmem4j.foreign.NativeLibrary;
+
+/**
+ * The part of the PMIx client API (libpmix.so.2, PMIx 4.x) that shmem4j calls, bound through
+ * {@code java.lang.foreign}. Struct offsets are those of the x86_64 LP64 headers;
+ * {@code PmixLayoutTest} compares every constant here with the installed headers. The library is
+ * loaded on first use only, so a program that never runs under PMIx never needs it.
+ */
+final class Pmix {
+    private Pmix() {}
+
+    static final int SUCCESS = 0, ERR_NOT_FOUND = -46;
+    // pmix_proc_t: char nspace[PMIX_MAX_NSLEN + 1] then uint32 rank
+    static final long PROC_SIZE = 260, PROC_NSPACE = 0, PROC_RANK = 256;
+    static final int MAX_NSLEN = 255;
+    static final long RANK_WILDCARD = 0xFFFF_FFFEL; // uint32, written as an int
+    // pmix_value_t: uint16 type then the data union
+    static final long VALUE_SIZE = 32, VALUE_TYPE = 0, VALUE_DATA = 8;
+    static final long VALUE_BO_BYTES = 8, VALUE_BO_SIZE = 16; // data.bo.bytes, data.bo.size
+    // pmix_info_t: char key[PMIX_MAX_KEYLEN + 1], uint32 flags, then a pmix_value_t
+    static final long INFO_SIZE = 552, INFO_KEY = 0, INFO_FLAGS = 512, INFO_VALUE = 520;
+    static final int MAX_KEYLEN = 511;
+    // pmix_data_type_t codes and pmix_scope_t
+    static final int TYPE_BOOL = 1, TYPE_STRING = 3, TYPE_UINT32 = 14, TYPE_BYTE_OBJECT = 27;
+    static final int SCOPE_GLOBAL = 3;
+
+    static final String KEY_JOB_SIZE = "pmix.job.size";
+    static final String KEY_HOSTNAME = "pmix.hname";
+    static final String KEY_COLLECT_DATA = "pmix.collect";
+
+    /** The loaded library, or an exception naming {@code routine} and saying what to install or enable. */
+    static Library lib(String routine) {
+        if (Library.FAILURE != null) {
+            throw new ShmemException(routine + ": the PMIx environment is set (started by srun --mpi=pmix or mpirun), but "
+                    + Library.FAILURE);
+        }
+        return Library.INSTANCE;
+    }
+
+    /** The bound functions; loaded once per process, on first use. */
+    static final class Library {
+        private static final NativeLibrary<Library> LOADED =
+                NativeLibrary.load("libpmix.so.2", "install PMIx, e.g. apt-get install libpmix2", Library::new);
+        static final String FAILURE = LOADED.failure();
+        static final Library INSTANCE = LOADED.library();
+
+        final MethodHandle init, finalize, abort, put, commit, fence, get;
+        /** Optional: an older or trimmed library still works without them (error codes stay numeric, values leak). */
+        final Optional<MethodHandle> errorString, valueDestruct;
+        final MethodHandle free;
+
+        private Library() {
+            Linker linker = Linker.nativeLinker();
+            SymbolLookup pmix = SymbolLookup.libraryLookup("libpmix.so.2", Arena.global());
+            init = bind(linker, pmix, "PMIx_Init", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+            finalize = bind(linker, pmix, "PMIx_Finalize", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
+            abort = bind(linker, pmix, "PMIx_Abort", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG));
+            put = bind(linker, pmix, "PMIx_Put", FunctionDescriptor.of(JAVA_INT, JAVA_BYTE, ADDRESS, ADDRESS));
+            commit = bind(linker, pmix, "PMIx_Commit", FunctionDescriptor.of(JAVA_INT));
+            fence = bind(linker, pmix, "PMIx_Fence", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
+            get = bind(linker, pmix, "PMIx_Get", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            errorString = pmix.find("PMIx_Error_string")
+                    .map(s -> linker.downcallHandle(s, FunctionDescriptor.of(ADDRESS, JAVA_INT)));
+            valueDestruct = pmix.find("PMIx_Value_destruct").map(s -> linker.downcallHandle(s, FunctionDescriptor.ofVoid(ADDRESS)));
+            free = linker.downcallHandle(linker.defaultLookup().find("free").orElseThrow(), FunctionDescriptor.ofVoid(ADDRESS));
+        }
+
+        private static MethodHandle bind(Linker linker, SymbolLookup lookup, String name, FunctionDescriptor descriptor) {
+            return NativeLibrary.bind(linker, lookup, name, descriptor, "PMIx 4 or later needed");
+        }
+
+        /** PMIx's name for a status. */
+        String describe(int status) {
+            if (errorString.isPresent()) {
+                try {
+                    MemorySegment text = (MemorySegment) errorString.get().invokeExact(status);
+                    if (!text.equals(MemorySegment.NULL)) {
+                        return text.reinterpret(256).getString(0) + " (" + status + ")";
+                    }
+                } catch (Throwable t) {
+                    // the number alone then
+                }
+            }
+            return "status " + status;
+        }
+
+        /** Throws naming {@code call} unless {@code status} is success. */
+        void check(int status, String call) {
+            if (status != SUCCESS) {
+                throw new ShmemException(call + " failed: " + describe(status));
+            }
+        }
+
+        /** Releases a {@code pmix_value_t} that {@code PMIx_Get} allocated. */
+        void release(MemorySegment value) throws Throwable {
+            if (valueDestruct.isPresent()) {
+                valueDestruct.get().invokeExact(value);
+            }
+            free.invokeExact(value);
+        }
+    }
+
+    /** Writes a {@code pmix_info_t} with a boolean value at {@code info}. */
+    static void boolInfo(MemorySegment info, String key, boolean value) {
+        info.fill((byte) 0);
+        info.setString(INFO_KEY, key);
+        info.set(JAVA_SHORT, INFO_VALUE + VALUE_TYPE, (short) TYPE_BOOL);
+        info.set(JAVA_BYTE, INFO_VALUE + VALUE_DATA, (byte) (value ? 1 : 0));
+    }
+
+    /** Writes a {@code pmix_proc_t} naming {@code rank} of namespace {@code nspace} at {@code proc}. */
+    static void proc(MemorySegment proc, String nspace, long rank) {
+        proc.fill((byte) 0);
+        proc.setString(PROC_NSPACE, nspace);
+        proc.set(JAVA_INT, PROC_RANK, (int) rank);
+    }
+}

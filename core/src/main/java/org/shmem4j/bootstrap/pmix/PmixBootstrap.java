@@ -1,0 +1,326 @@
+package org.shmem4j.bootstrap.pmix;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.shmem4j.ShmemException;
+import org.shmem4j.bootstrap.JobMember;
+import org.shmem4j.bootstrap.launcher.LaunchEnv;
+
+/**
+ * The bootstrap of a PE started by a PMIx server without {@code oshrun}: {@code srun --mpi=pmix}
+ * or Open MPI's {@code mpirun}. Rank and namespace come from {@code PMIx_Init}, the job size from
+ * {@code PMIx_Get} on the wildcard rank, the host from PMIx's host name of this rank (the kernel's
+ * when PMIx has none); an all-gather is a put, commit and data-collecting fence under a key of its
+ * own, then one get per peer.
+ *
+ * <p><b>One client per process.</b> As with the launcher's connection, the PMIx client is opened
+ * once ({@link #processInstance}) and outlives {@code shmem_finalize}, so that a program may
+ * initialize again. A shutdown hook ends it: after a normal finalize with a final fence (a PE that
+ * finalizes while a peer still reads its data would leave the peer hanging in {@code PMIx_Get})
+ * and {@code PMIx_Finalize}; a PE that exits while initialized (an uncaught exception, an exit
+ * without {@code shmem_finalize}) calls {@code PMIx_Abort} instead, so the resource manager ends
+ * the whole job rather than leaving the peers blocked.
+ *
+ * <p><b>What this PE can see of its peers.</b> Nothing beyond the exchange: there is no launcher
+ * connection telling it that a peer died. {@link #abortReason()} reports only this PE's own global exit.
+ * A peer that aborts, or (with {@code srun --kill-on-bad-exit}) fails, is the resource manager's
+ * business: Slurm and mpirun kill every task of the job, this one included.
+ */
+public final class PmixBootstrap extends JobMember {
+    /** Lifecycle of the process's client; only moves forward, except FINALIZED back to ACTIVE on re-init. */
+    private enum State { ACTIVE, FINALIZED, CLOSED, ABORTED }
+
+    /** The server's variables: a namespace and rank, or the address of the server. */
+    private static final String NAMESPACE_VAR = "PMIX_NAMESPACE", RANK_VAR = "PMIX_RANK", SERVER_URI_PREFIX = "PMIX_SERVER_URI";
+    /** Letters kept from a namespace that needs hashing: with 16 hex digits, the 64 a job id may have. */
+    private static final int HASHED_PREFIX = 48;
+
+    // One client per process (see the class comment), as PMIx itself has.
+    private static PmixBootstrap processInstance;
+
+    private final Pmix.Library lib;
+    private final String namespace;
+    private final Object gatherLock = new Object();
+    private long nextSeq; // guarded by gatherLock
+    private final AtomicReference<State> state = new AtomicReference<>(State.ACTIVE);
+    private volatile String abortReason;
+
+    private PmixBootstrap(Pmix.Library lib, String namespace, int rank, int size, String host) {
+        super(rank, size, jobIdOf(namespace), host);
+        this.lib = lib;
+        this.namespace = namespace;
+    }
+
+    /** True when {@code env} shows a PMIx server that started this process. */
+    public static boolean inEnvironment(Map<String, String> env) {
+        return env.containsKey(NAMESPACE_VAR) && env.containsKey(RANK_VAR)
+                || env.keySet().stream().anyMatch(k -> k.startsWith(SERVER_URI_PREFIX));
+    }
+
+    /**
+     * The process's PMIx client, initialized on the first call; later calls return the same one.
+     *
+     * @throws ShmemException if libpmix cannot be loaded (saying what to install or which flag to
+     *     add) or the server refuses the client
+     */
+    public static synchronized PmixBootstrap processInstance() {
+        if (processInstance == null) {
+            processInstance = connect();
+            Thread hook = Thread.ofPlatform().name("shmem4j-pmix-exit").unstarted(processInstance::atExit);
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+        return processInstance;
+    }
+
+    private static PmixBootstrap connect() {
+        Pmix.Library lib = Pmix.lib("shmem_init");
+        return call("PMIx_Init", a -> {
+            MemorySegment self = a.allocate(Pmix.PROC_SIZE);
+            lib.check((int) lib.init.invokeExact(self, MemorySegment.NULL, 0L), "shmem_init: PMIx_Init");
+            String namespace = self.getString(Pmix.PROC_NSPACE);
+            int rank = self.get(JAVA_INT, Pmix.PROC_RANK);
+            long size = Integer.toUnsignedLong(lookup(lib, a, namespace, Pmix.RANK_WILDCARD, Pmix.KEY_JOB_SIZE, Pmix.TYPE_UINT32,
+                    v -> v.get(JAVA_INT, Pmix.VALUE_DATA)).orElseThrow(() -> new ShmemException(
+                            "shmem_init: PMIx has no " + Pmix.KEY_JOB_SIZE + " for namespace " + namespace)));
+            if (size < 1 || size > Integer.MAX_VALUE || rank < 0 || rank >= size) {
+                throw new ShmemException("shmem_init: PMIx gave rank " + Integer.toUnsignedString(rank) + " in a job of "
+                        + size + " processes (namespace " + namespace + ")");
+            }
+            String host = lookup(lib, a, namespace, rank, Pmix.KEY_HOSTNAME, Pmix.TYPE_STRING,
+                    v -> v.get(ADDRESS, Pmix.VALUE_DATA).reinterpret(Long.MAX_VALUE).getString(0))
+                    .orElseGet(PmixBootstrap::kernelHostName);
+            return new PmixBootstrap(lib, namespace, rank, (int) size, host);
+        });
+    }
+
+    /**
+     * The job id of PMIx namespace {@code namespace}: the namespace itself when it is a valid id,
+     * else its letters and digits (at most {@value #HASHED_PREFIX}) followed by 16 hex digits of its
+     * SHA-256, so that namespaces differing only in punctuation ({@code a.12.3}, {@code a.1.23})
+     * still give different ids. Every PE of a job computes the same id.
+     */
+    static String jobIdOf(String namespace) {
+        if (LaunchEnv.isValidJobId(namespace)) {
+            return namespace;
+        }
+        String letters = namespace.replaceAll("[^A-Za-z0-9]", "");
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(namespace.getBytes(StandardCharsets.UTF_8));
+            return letters.substring(0, Math.min(letters.length(), HASHED_PREFIX)) + HexFormat.of().formatHex(hash, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+        }
+    }
+
+    @Override
+    public byte[][] allGather(byte[] mine) {
+        synchronized (gatherLock) { // calls are matched in order, so one at a time
+            activate("shmem4j bootstrap all-gather");
+            String key = "shmem4j.ag." + nextSeq++;
+            return call("all-gather " + key, a -> {
+                MemorySegment value = a.allocate(Pmix.VALUE_SIZE);
+                MemorySegment bytes = a.allocate(Math.max(1, mine.length)); // never NULL, even for an empty blob
+                bytes.copyFrom(MemorySegment.ofArray(mine));
+                value.set(JAVA_SHORT, Pmix.VALUE_TYPE, (short) Pmix.TYPE_BYTE_OBJECT);
+                value.set(ADDRESS, Pmix.VALUE_BO_BYTES, bytes);
+                value.set(JAVA_LONG, Pmix.VALUE_BO_SIZE, mine.length);
+                lib.check((int) lib.put.invokeExact((byte) Pmix.SCOPE_GLOBAL, a.allocateFrom(key), value), "PMIx_Put(" + key + ")");
+                lib.check((int) lib.commit.invokeExact(), "PMIx_Commit");
+                // Without pmix.collect the data stays with its owner and a later get can hang.
+                MemorySegment collect = a.allocate(Pmix.INFO_SIZE);
+                Pmix.boolInfo(collect, Pmix.KEY_COLLECT_DATA, true);
+                lib.check((int) lib.fence.invokeExact(MemorySegment.NULL, 0L, collect, 1L), "PMIx_Fence(" + key + ")");
+                byte[][] all = new byte[size()][];
+                for (int pe = 0; pe < all.length; pe++) {
+                    int peer = pe;
+                    all[pe] = pe == rank() ? mine.clone()
+                            : lookup(lib, a, namespace, pe, key, Pmix.TYPE_BYTE_OBJECT, PmixBootstrap::bytes)
+                                    .orElseThrow(() -> new ShmemException("PMIx_Get: rank " + peer + " of namespace "
+                                            + namespace + " published no " + key));
+                }
+                return all;
+            });
+        }
+    }
+
+    @Override
+    public void barrier() {
+        synchronized (gatherLock) {
+            activate("shmem4j bootstrap barrier");
+            fence("PMIx_Fence (barrier)");
+        }
+    }
+
+    /** An exit is normal from now on (until the next collective call re-activates the client). */
+    @Override
+    public void finalized() {
+        state.compareAndSet(State.ACTIVE, State.FINALIZED);
+    }
+
+    @Override
+    public void globalExit(int status) {
+        abort(status, "shmem4j: PE " + rank() + " called shmem_global_exit(" + status + ")", true);
+        exitProcess(status);
+    }
+
+    /** Set by this PE's own global exit, else null: peers' failures are not visible here (see the class comment). */
+    @Override
+    public String abortReason() {
+        return abortReason;
+    }
+
+    /**
+     * Leaves the job: a final fence, then {@code PMIx_Finalize}. The runtime never calls it (the
+     * client belongs to the process); the shutdown hook does after a normal finalize.
+     */
+    @Override
+    public void close() {
+        synchronized (gatherLock) {
+            State was = state.get();
+            if ((was == State.ACTIVE || was == State.FINALIZED) && state.compareAndSet(was, State.CLOSED)) {
+                fence("PMIx_Fence (before PMIx_Finalize)");
+                call("PMIx_Finalize", a -> {
+                    lib.check((int) lib.finalize.invokeExact(MemorySegment.NULL, 0L), "PMIx_Finalize");
+                    return null;
+                });
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PmixBootstrap[rank " + rank() + " of " + size() + ", namespace " + namespace + ", job " + jobId() + ", host "
+                + hostId() + "]";
+    }
+
+    /** The shutdown hook: finalize after a normal finalize, else abort the job naming this PE. */
+    private void atExit() {
+        if (state.get() == State.FINALIZED) {
+            try {
+                close();
+            } catch (ShmemException e) {
+                System.err.println("shmem4j: PE " + rank() + ": " + e.getMessage());
+            }
+        } else if (state.get() == State.ACTIVE) {
+            // Also reached by a PE the resource manager terminates after a peer's abort: the message
+            // states what is known here, the failing PE's own report precedes it.
+            abort(1, "shmem4j: PE " + rank() + " (host " + hostId() + ") is exiting before shmem_finalize; asking PMIx to abort the job",
+                    false);
+        }
+    }
+
+    /**
+     * Asks the resource manager to end every process of this namespace with {@code status};
+     * returns once the server has the request (the kill follows), or at once if the client is
+     * already closed or aborting. {@code visible}: other threads of this PE see {@code message} as
+     * the {@link #abortReason()} (not when the process is exiting anyway, where it would only add
+     * their stack traces to the report).
+     */
+    private void abort(int status, String message, boolean visible) {
+        State was = state.get();
+        if (was == State.CLOSED || was == State.ABORTED || !state.compareAndSet(was, State.ABORTED)) {
+            return;
+        }
+        if (visible) {
+            abortReason = message;
+        }
+        System.err.println(message);
+        System.err.flush();
+        try {
+            call("PMIx_Abort", a -> {
+                lib.check((int) lib.abort.invokeExact(status, a.allocateFrom(message), MemorySegment.NULL, 0L), "PMIx_Abort");
+                return null;
+            });
+        } catch (ShmemException e) {
+            System.err.println("shmem4j: PE " + rank() + ": " + e.getMessage()); // exiting anyway
+        }
+    }
+
+    /** Makes the client active for a collective call, or throws naming {@code routine} if it has ended. */
+    private void activate(String routine) {
+        if (!state.compareAndSet(State.FINALIZED, State.ACTIVE) && state.get() != State.ACTIVE) {
+            throw new ShmemException(routine + ": the PMIx client of PE " + rank() + " is " + state.get().name().toLowerCase()
+                    + (abortReason != null ? " (" + abortReason + ")" : ""));
+        }
+    }
+
+    private void fence(String what) {
+        call(what, a -> {
+            lib.check((int) lib.fence.invokeExact(MemorySegment.NULL, 0L, MemorySegment.NULL, 0L), what);
+            return null;
+        });
+    }
+
+    /**
+     * {@code PMIx_Get} of {@code key} for {@code rank} of {@code namespace}: the value read by
+     * {@code read} (from the returned {@code pmix_value_t}), or empty if PMIx has no such key.
+     */
+    private static <T> Optional<T> lookup(Pmix.Library lib, Arena a, String namespace, long rank, String key, int type,
+            Function<MemorySegment, T> read) throws Throwable {
+        MemorySegment proc = a.allocate(Pmix.PROC_SIZE);
+        Pmix.proc(proc, namespace, rank);
+        MemorySegment result = a.allocate(ADDRESS);
+        int status = (int) lib.get.invokeExact(proc, a.allocateFrom(key), MemorySegment.NULL, 0L, result);
+        if (status == Pmix.ERR_NOT_FOUND) {
+            return Optional.empty();
+        }
+        lib.check(status, "PMIx_Get(" + key + ") of rank " + Integer.toUnsignedString((int) rank));
+        MemorySegment value = result.get(ADDRESS, 0).reinterpret(Pmix.VALUE_SIZE);
+        try {
+            int actual = Short.toUnsignedInt(value.get(JAVA_SHORT, Pmix.VALUE_TYPE));
+            if (actual != type) {
+                throw new ShmemException("PMIx_Get(" + key + ") returned a value of type " + actual + ", expected " + type);
+            }
+            return Optional.of(read.apply(value));
+        } finally {
+            lib.release(value);
+        }
+    }
+
+    /** The bytes of a byte-object value. */
+    private static byte[] bytes(MemorySegment value) {
+        long n = value.get(JAVA_LONG, Pmix.VALUE_BO_SIZE);
+        return n == 0 ? new byte[0] : value.get(ADDRESS, Pmix.VALUE_BO_BYTES).reinterpret(n).toArray(JAVA_BYTE);
+    }
+
+    private static String kernelHostName() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
+        } catch (IOException e) {
+            throw new ShmemException("shmem_init: PMIx gave no host name and /proc/sys/kernel/hostname cannot be read: " + e, e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface NativeCall<T> {
+        T run(Arena a) throws Throwable;
+    }
+
+    /** Runs {@code call} with a confined arena for its arguments; a checked failure becomes a ShmemException naming {@code what}. */
+    private static <T> T call(String what, NativeCall<T> call) {
+        try (Arena a = Arena.ofConfined()) {
+            return call.run(a);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new ShmemException(what + " failed: " + t, t);
+        }
+    }
+}
