@@ -82,6 +82,11 @@ class BenchSmokeTest {
                         p.add("msgrate op=putmem_nbi threads=" + t + " ctx=" + ctx + " Mmsgs=\\d+\\.\\d{3}");
                     }
                 }
+                for (String ctx : List.of("private", "shared")) {
+                    for (int t : MsgRateThreads.THREADS) {
+                        p.add("bw op=putmem_nbi bytes=" + MsgRateThreads.LARGE + " threads=" + t + " ctx=" + ctx + " MBps=\\d+");
+                    }
+                }
             }
             case "coll" -> {
                 for (String name : Coll.NAMES) {
