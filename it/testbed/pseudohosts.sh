@@ -19,7 +19,9 @@
 # A host is a set of private namespaces: net (lo, and eth0, a veth into a bridge in the namespace
 # PREFIX-sw; address 169.254.77.<i+1>/24, link-local, no default route: nothing outside the testbed
 # is reachable), mount (own tmpfs on /dev/shm, /tmp and /root: a fresh root home, without the
-# machine's shell start-up files), uts (hostname PREFIX-h<i>), ipc and pid.
+# machine's shell start-up files), uts (hostname PREFIX-h<i>), ipc and pid. The checkout this
+# script belongs to, and the directories listed in $SHMEM4J_TESTBED_SHARE (colon-separated), stay
+# visible at their own paths on every host, also when they lie under /tmp or /root.
 # Its pid 1 is a small bash init; killing it kills everything running on the host. /etc/hosts is
 # bind-mounted with every host's name. sshd: one per host with throw-away keys made at `up`,
 # key-only, root allowed; `ssh -F $(pseudohosts.sh ssh-config) HOST CMD` works without prompts
@@ -47,6 +49,9 @@ up() {
   [[ $k =~ ^[1-9][0-9]?$ ]] || die "up needs a number of hosts (1-99), not '$k'"
   [ ! -e "$STATE" ] || die "testbed $prefix exists already ($STATE); run down first"
   mkdir -p "$STATE" /run/sshd
+  local shares checkout
+  checkout=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+  shares="$checkout${SHMEM4J_TESTBED_SHARE:+:$SHMEM4J_TESTBED_SHARE}"
   trap 'echo "pseudohosts.sh: up failed; tearing down" >&2; down' ERR
   ip netns add "$prefix-sw"
   ip -n "$prefix-sw" link add br0 type bridge
@@ -64,10 +69,16 @@ up() {
     # The host's init. `ip netns exec` remounts /sys without the cgroup hierarchies slurmd needs:
     # mount them again (v1, as the kernel offers them). Bash as pid 1 reaps orphans; a pid 1
     # ignores signals it has no handler for, hence the trap.
+    # The shared directories are held by bind mounts under the state directory while the host's
+    # own /tmp and /root are mounted over them, then moved back to their paths.
+    mkdir -p "$STATE/keep-$h"
     ip netns exec "$h" unshare --mount --uts --ipc --pid --fork --mount-proc --propagation private bash -c '
+        IFS=: read -ra shares <<< "$3"
+        for n in "${!shares[@]}"; do mkdir -p "$4/$n"; mount --bind "${shares[$n]}" "$4/$n"; done
         mount -t tmpfs -o size=1g,mode=1777 shm /dev/shm
         mount -t tmpfs -o size=512m,mode=1777 tmp /tmp
         mount -t tmpfs -o size=64m,mode=700 home /root
+        for n in "${!shares[@]}"; do mkdir -p "${shares[$n]}"; mount --move "$4/$n" "${shares[$n]}"; done
         mount --bind "$2" /etc/hosts
         hostname "$1"
         if mount -t tmpfs -o mode=755 cgroup /sys/fs/cgroup 2>/dev/null; then
@@ -78,7 +89,7 @@ up() {
         fi
         touch /tmp/.host-ready
         trap "exit 0" TERM
-        while :; do sleep 3600 & wait $!; done' init "$h" "$STATE/hosts" > /dev/null 2>&1 &
+        while :; do sleep 3600 & wait $!; done' init "$h" "$STATE/hosts" "$shares" "$STATE/keep-$h" > /dev/null 2>&1 &
     local outer=$! init=
     for _ in $(seq 200); do
       init=$(awk '{print $1}' "/proc/$outer/task/$outer/children" 2>/dev/null || true)
