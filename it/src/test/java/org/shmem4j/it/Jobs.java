@@ -115,6 +115,23 @@ final class Jobs {
     }
 
     /**
+     * Skips the test {@code what} because of {@code missing} (unless null), saying so on stderr;
+     * where the environment variable {@code requiredBy} is 1 (CI, which installs everything) the
+     * skip is a failure instead.
+     */
+    static void require(String requiredBy, String what, String missing) {
+        if (missing == null) {
+            return;
+        }
+        String message = what + " NOT TESTED: " + missing;
+        if ("1".equals(System.getenv(requiredBy))) {
+            fail(message + " (" + requiredBy + "=1)");
+        }
+        System.err.println("WARNING: " + message);
+        org.junit.jupiter.api.Assumptions.abort(message);
+    }
+
+    /**
      * Starts {@code command}; SHMEM_* and SHMEM4J_* of this JVM's environment are not passed on
      * (but for {@code SHMEM_NETWORK} when the jobs run on pseudo-nodes).
      */

@@ -127,6 +127,22 @@ final class MultiHost {
         }
     }
 
+    /**
+     * SIGTERM to the oshrun of {@code job} ({@code npes} KillTarget PEs) once they are ready: the
+     * job ends with 143 (salloc reports its command's status), no PE and no heap file left anywhere.
+     */
+    static void assertSigtermEndsTheJob(Jobs.Running job, Testbed tb, int npes, String mode) {
+        var ready = awaitReady(job, npes);
+        assertSecretOnNoCommandLine(KillTarget.class);
+        long t0 = System.nanoTime();
+        oshrunOf(job).destroy(); // SIGTERM
+        var r = job.await(Duration.ofSeconds(JOB_BOUND_S));
+        Jobs.record("containment: SIGTERM to oshrun (" + mode + "): ended " + (System.nanoTime() - t0) / 1_000_000 + " ms later");
+        assertEquals(143, r.exit(), r::describe);
+        assertNoPeLeft(KillTarget.class);
+        assertShmClean(tb, ready.jobId());
+    }
+
     /** The oshrun JVM among the descendants of {@code job}'s process (which starts it on a pseudo-host). */
     static ProcessHandle oshrunOf(Jobs.Running job) {
         // the JVM itself, not nsenter or timeout, whose arguments name the class too

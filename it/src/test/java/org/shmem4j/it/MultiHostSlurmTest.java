@@ -100,16 +100,7 @@ class MultiHostSlurmTest {
     @Test
     void sigtermToOshrunEndsTheStep() {
         try (var job = startKillTarget("KillTarget in Slurm, oshrun terminated")) {
-            var ready = MultiHost.awaitReady(job, N);
-            MultiHost.assertSecretOnNoCommandLine(KillTarget.class);
-            long t0 = System.nanoTime();
-            MultiHost.oshrunOf(job).destroy(); // SIGTERM
-            var r = job.await(Duration.ofSeconds(MultiHost.JOB_BOUND_S));
-            Jobs.record("containment: SIGTERM to oshrun (Slurm): ended " + (System.nanoTime() - t0) / 1_000_000 + " ms later");
-            // salloc reports its command's status
-            assertEquals(143, r.exit(), r::describe);
-            MultiHost.assertNoPeLeft(KillTarget.class);
-            MultiHost.assertShmClean(tb, ready.jobId());
+            MultiHost.assertSigtermEndsTheJob(job, tb, N, "Slurm");
         }
     }
 

@@ -135,15 +135,7 @@ class MultiHostSshTest {
     @Test
     void sigtermToOshrunEndsThePesOfEveryHost() {
         try (var job = startKillTarget(tb, "KillTarget, oshrun terminated")) {
-            var ready = MultiHost.awaitReady(job, 6);
-            MultiHost.assertSecretOnNoCommandLine(KillTarget.class);
-            long t0 = System.nanoTime();
-            MultiHost.oshrunOf(job).destroy(); // SIGTERM
-            var r = job.await(java.time.Duration.ofSeconds(MultiHost.JOB_BOUND_S));
-            Jobs.record("containment: SIGTERM to oshrun (ssh): ended " + (System.nanoTime() - t0) / 1_000_000 + " ms later");
-            assertEquals(143, r.exit(), r::describe);
-            MultiHost.assertNoPeLeft(KillTarget.class);
-            MultiHost.assertShmClean(tb, ready.jobId());
+            MultiHost.assertSigtermEndsTheJob(job, tb, 6, "ssh");
         }
     }
 

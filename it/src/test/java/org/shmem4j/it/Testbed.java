@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * Pseudo-hosts for the multi-host tests, made by the project's {@code it/testbed/pseudohosts.sh}
@@ -72,16 +71,8 @@ final class Testbed implements AutoCloseable {
                 missing.add(t);
             }
         }
-        if (missing.isEmpty()) {
-            return;
-        }
-        String msg = "MULTI-HOST TESTS DID NOT RUN: pseudo-hosts need root, Linux namespaces, openssh-server"
-                + (slurm ? " and slurm-wlm" : "") + "; missing here: " + missing;
-        System.err.println("[it] " + msg);
-        if ("1".equals(System.getenv("SHMEM4J_REQUIRE_HOSTS"))) {
-            fail(msg + " (SHMEM4J_REQUIRE_HOSTS=1)");
-        }
-        Assumptions.abort(msg);
+        Jobs.require("SHMEM4J_REQUIRE_HOSTS", "MULTI-HOST TESTS (pseudo-hosts need root, Linux namespaces, openssh-server"
+                + (slurm ? " and slurm-wlm" : "") + ")", missing.isEmpty() ? null : "missing here: " + missing);
     }
 
     private static boolean isRoot() {
