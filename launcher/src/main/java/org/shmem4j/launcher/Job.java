@@ -6,6 +6,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,6 +49,7 @@ final class Job {
         long nextSeq;
         Integer exitStatus; // null while running
         boolean exitJudged;
+        long disconnectedAt = Long.MAX_VALUE; // System.nanoTime() when its connection ended
 
         Pe(int rank) {
             this.rank = rank;
@@ -122,7 +125,7 @@ final class Job {
             pes[rank].host = host;
             late = ending;
         }
-        p.onExit().thenAccept(done -> exited(rank, done.exitValue()));
+        p.onExit().thenAccept(done -> exited(p, done.exitValue()));
         if (late) {
             terminate(p.toHandle());
         }
@@ -246,6 +249,7 @@ final class Job {
         synchronized (this) {
             Pe pe = pes[rank];
             pe.conn = null;
+            pe.disconnectedAt = System.nanoTime();
             if (pe.exitStatus != null) {
                 judgeExit(pe); // its last frames have been read now
                 return;
@@ -278,22 +282,35 @@ final class Job {
 
     // ---- process events -------------------------------------------------------------------
 
-    private void exited(int rank, int status) {
+    /**
+     * A process ended: every PE it stands for (one, or all of an srun step's) has exited with its
+     * status. They are judged in the order their connections ended, so that when one step stands
+     * for every PE, the PE that failed first is named, not the lowest rank Slurm then killed.
+     * (Each PE registered the callback; the first run takes them all, later ones find none.)
+     */
+    private void exited(Process p, int status) {
+        List<Pe> its;
         synchronized (this) {
-            Pe pe = pes[rank];
-            pe.exitStatus = status;
-            if (pe.conn == null) {
-                judgeExit(pe);
-                return;
-            }
+            its = Arrays.stream(pes).filter(pe -> pe.process == p && pe.exitStatus == null)
+                    .sorted(Comparator.comparingLong((Pe pe) -> pe.disconnectedAt).thenComparingInt(pe -> pe.rank))
+                    .toList();
+            its.forEach(pe -> pe.exitStatus = status);
         }
-        // Frames the PE sent just before exiting (FINALIZED, GLOBAL_EXIT) may still be unread;
-        // the connection's EOF triggers the judgement, this timer bounds the wait for it.
-        timer.schedule(() -> {
+        for (Pe pe : its) {
             synchronized (this) {
-                judgeExit(pes[rank]);
+                if (pe.conn == null) {
+                    judgeExit(pe);
+                    continue;
+                }
             }
-        }, LINGER_MS, TimeUnit.MILLISECONDS);
+            // Frames the PE sent just before exiting (FINALIZED, GLOBAL_EXIT) may still be unread;
+            // the connection's EOF triggers the judgement, this timer bounds the wait for it.
+            timer.schedule(() -> {
+                synchronized (this) {
+                    judgeExit(pe);
+                }
+            }, LINGER_MS, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Decides what the exit of {@code pe} means for the job. Caller holds the monitor. */
