@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * oshrun inside a Slurm allocation on two pseudo-hosts ({@link Testbed} with Slurm):
  * {@code salloc -N 2 --ntasks-per-node=2 oshrun -n 4 ...} on host 0, oshrun starting the PEs with
- * one srun step. Examples, the mixed workload, and the failure cases.
+ * one srun step. Examples, the mixed workload, and the failure cases; and the mixed workload
+ * started by Slurm itself ({@code srun --mpi=pmix}, no oshrun: the PMIx bootstrap across hosts).
  */
 @Timeout(600)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -68,11 +69,35 @@ class MultiHostSlurmTest {
 
     @Test
     void mixedWorkload() {
-        var teams = run("HostTeams", List.of("-cp", Jobs.peClasspath(), HostTeams.class.getName()));
+        checkMixedWorkload((main, args) -> run(main.getSimpleName(),
+                Stream.concat(Stream.of("-cp", Jobs.peClasspath(), main.getName()), Stream.of(args)).toList()));
+    }
+
+    /** {@code srun --mpi=pmix -N 2 -n 4 java ... main args} on host 0: no oshrun, Slurm starts the PEs and serves PMIx. */
+    private Jobs.Result direct(Class<?> main, String... args) {
+        var srun = List.of("srun", "--mpi=pmix", "-N", "2", "--ntasks-per-node=2", "-n", Integer.toString(N), "--immediate=20");
+        return Jobs.run(main.getSimpleName() + " on 2 hosts x 2 PEs by direct srun --mpi=pmix",
+                tb.on(tb.hosts.getFirst(), MultiHost.JOB_BOUND_S, PmixJobs.command(srun, main, args)), MultiHost.noEnv(),
+                Duration.ofSeconds(MultiHost.JOB_BOUND_S + 10));
+    }
+
+    @Test
+    void directSrunThroughPmix() {
+        // The bootstrap's own exchange and barriers across hosts first (a barrier that let one
+        // host's PEs leave early hung jobs in finalize, 1 run in 5-10).
+        PmixJobs.assertExchanged(direct(PmixExchange.class, "2"), N);
+        var e = ExamplesTest.EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals("Hello")).findFirst().orElseThrow();
+        ExamplesTest.assertSucceeded(e, N, direct(e.main()));
+        checkMixedWorkload(this::direct);
+    }
+
+    /** HostTeams, AmoLockCheck and TeamGrid on 2 hosts x 2 PEs, run by {@code job}, with their results checked. */
+    private static void checkMixedWorkload(java.util.function.BiFunction<Class<?>, String[], Jobs.Result> job) {
+        var teams = job.apply(HostTeams.class, new String[0]);
         assertEquals(0, teams.exit(), teams::describe);
         assertEquals(PseudoHostsJobTest.expected(N, 2), MultiHost.sortedOutput(teams), teams::describe);
-        MultiHost.assertAmoLockOk(N, run("AmoLockCheck", List.of("-cp", Jobs.peClasspath(), AmoLockCheck.class.getName(), "100")));
-        var grid = run("TeamGrid", List.of("-cp", Jobs.peClasspath(), TeamGrid.class.getName(), "2"));
+        MultiHost.assertAmoLockOk(N, job.apply(AmoLockCheck.class, new String[] {"100"}));
+        var grid = job.apply(TeamGrid.class, new String[] {"2"});
         assertEquals(0, grid.exit(), grid::describe);
         assertEquals(TeamsJobTest.expected(N, 2), MultiHost.sortedOutput(grid), grid::describe);
     }

@@ -178,11 +178,16 @@ final class PmixJobs {
         return s;
     }
 
-    /** {@link PmixExchange} on 3 PEs: every PE's exchanges check out and it exits normally. */
+    /** {@link PmixExchange} on 3 PEs of one host: every PE's exchanges and barriers check out and it exits normally. */
     static void exchange(String name, List<String> launcher, Map<String, String> env) {
-        var r = Jobs.run(name, command(launcher, PmixExchange.class), env, BOUND);
+        assertExchanged(Jobs.run(name, command(launcher, PmixExchange.class), env, BOUND), 3);
+    }
+
+    /** {@code r}, a job of {@link PmixExchange} on {@code n} PEs, succeeded on every PE. */
+    static void assertExchanged(Jobs.Result r, int n) {
         assertEquals(0, r.exit(), r::describe);
-        assertEquals(List.of("exchange-ok 0 of 3", "exchange-ok 1 of 3", "exchange-ok 2 of 3"), sorted(r.stdout()), r::describe);
+        assertEquals(IntStream.range(0, n).mapToObj(pe -> "exchange-ok " + pe + " of " + n).toList(), sorted(r.stdout()),
+                r::describe);
     }
 
     /** {@code GlobalExitExample} with a missing file on 3 PEs: PE 0's global exit ends the job with a non-zero status. */

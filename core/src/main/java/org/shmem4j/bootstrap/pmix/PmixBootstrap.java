@@ -144,9 +144,7 @@ public final class PmixBootstrap extends JobMember {
                 lib.check((int) lib.put.invokeExact((byte) Pmix.SCOPE_GLOBAL, a.allocateFrom(key), value), "PMIx_Put(" + key + ")");
                 lib.check((int) lib.commit.invokeExact(), "PMIx_Commit");
                 // Without pmix.collect the data stays with its owner and a later get can hang.
-                MemorySegment collect = a.allocate(Pmix.INFO_SIZE);
-                Pmix.boolInfo(collect, Pmix.KEY_COLLECT_DATA, true);
-                lib.check((int) lib.fence.invokeExact(MemorySegment.NULL, 0L, collect, 1L), "PMIx_Fence(" + key + ")");
+                collectingFence(a, "PMIx_Fence(" + key + ")");
                 byte[][] all = new byte[size()][];
                 for (int pe = 0; pe < all.length; pe++) {
                     int peer = pe;
@@ -261,11 +259,25 @@ public final class PmixBootstrap extends JobMember {
         }
     }
 
+    /**
+     * A barrier over the whole job. Always a data-collecting fence, although nothing new was put:
+     * Slurm's PMIx plugin (22.05) lets a fence without {@code pmix.collect} return on one node
+     * before the processes of the other nodes have entered it (seen on two pseudo-hosts: the PEs
+     * of one host left the init barrier while the other host's were still opening UCX, and a
+     * finalize announcement sent that early was overwritten by the late PE's set-up, which hung
+     * the job). The collecting fence is what the all-gather relies on, and it waits for everyone.
+     */
     private void fence(String what) {
         call(what, a -> {
-            lib.check((int) lib.fence.invokeExact(MemorySegment.NULL, 0L, MemorySegment.NULL, 0L), what);
+            collectingFence(a, what);
             return null;
         });
+    }
+
+    private void collectingFence(Arena a, String what) throws Throwable {
+        MemorySegment collect = a.allocate(Pmix.INFO_SIZE);
+        Pmix.boolInfo(collect, Pmix.KEY_COLLECT_DATA, true);
+        lib.check((int) lib.fence.invokeExact(MemorySegment.NULL, 0L, collect, 1L), what);
     }
 
     /**
