@@ -51,4 +51,9 @@ class MpirunPmixTest {
     void globalExitEndsTheJob() {
         PmixJobs.globalExitEndsTheJob("GlobalExitExample (mpirun -np 3)", mpirun(3), Map.of());
     }
+
+    @Test
+    void aPeThatNeverInitializesFailsTheOthersInit() {
+        PmixJobs.startupTimeoutEndsTheJob("LateToInit (mpirun -np 3)", mpirun(3), Map.of());
+    }
 }

@@ -190,6 +190,20 @@ final class PmixJobs {
                 r::describe);
     }
 
+    /**
+     * {@link LateToInit} on 3 PEs with {@code SHMEM_BOOTSTRAP_TIMEOUT_S=3}: PE 2 never initializes,
+     * so the others' {@code shmem_init} fails naming the timeout (PMIx's fence timeout) and the job
+     * ends with a non-zero status instead of waiting for the bound.
+     */
+    static void startupTimeoutEndsTheJob(String name, List<String> launcher, Map<String, String> env) {
+        var withTimeout = new HashMap<>(env);
+        withTimeout.put("SHMEM_BOOTSTRAP_TIMEOUT_S", "3");
+        var r = Jobs.run(name, command(launcher, LateToInit.class, "2"), withTimeout, BOUND);
+        assertTrue(r.exit() != 0, r::describe);
+        assertTrue(untagged(r.stderr()).stream().anyMatch(l -> l.contains("(SHMEM_BOOTSTRAP_TIMEOUT_S)")
+                && l.contains("never called shmem_init")), r::describe);
+    }
+
     /** {@code GlobalExitExample} with a missing file on 3 PEs: PE 0's global exit ends the job with a non-zero status. */
     static void globalExitEndsTheJob(String name, List<String> launcher, Map<String, String> env) {
         var r = Jobs.run(name, command(launcher, GlobalExitExample.class, "/nonexistent/shmem4j-input.txt"), env, BOUND);

@@ -63,4 +63,9 @@ class SrunPmixTest {
     void globalExitEndsTheJob() {
         PmixJobs.globalExitEndsTheJob("GlobalExitExample (srun --mpi=pmix -n 3)", PrivateSlurm.srun(3), slurm.env());
     }
+
+    @Test
+    void aPeThatNeverInitializesFailsTheOthersInit() {
+        PmixJobs.startupTimeoutEndsTheJob("LateToInit (srun --mpi=pmix -n 3)", PrivateSlurm.srun(3), slurm.env());
+    }
 }

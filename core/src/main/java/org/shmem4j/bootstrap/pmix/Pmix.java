@@ -25,7 +25,7 @@ import org.shmem4j.foreign.NativeLibrary;
 final class Pmix {
     private Pmix() {}
 
-    static final int SUCCESS = 0, ERR_NOT_FOUND = -46;
+    static final int SUCCESS = 0, ERR_NOT_FOUND = -46, ERR_TIMEOUT = -24;
     // pmix_proc_t: char nspace[PMIX_MAX_NSLEN + 1] then uint32 rank
     static final long PROC_SIZE = 260, PROC_NSPACE = 0, PROC_RANK = 256;
     static final int MAX_NSLEN = 255;
@@ -37,12 +37,13 @@ final class Pmix {
     static final long INFO_SIZE = 552, INFO_KEY = 0, INFO_FLAGS = 512, INFO_VALUE = 520;
     static final int MAX_KEYLEN = 511;
     // pmix_data_type_t codes and pmix_scope_t
-    static final int TYPE_BOOL = 1, TYPE_STRING = 3, TYPE_UINT32 = 14, TYPE_BYTE_OBJECT = 27;
+    static final int TYPE_BOOL = 1, TYPE_STRING = 3, TYPE_INT = 6, TYPE_UINT32 = 14, TYPE_BYTE_OBJECT = 27;
     static final int SCOPE_GLOBAL = 3;
 
     static final String KEY_JOB_SIZE = "pmix.job.size";
     static final String KEY_HOSTNAME = "pmix.hname";
     static final String KEY_COLLECT_DATA = "pmix.collect";
+    static final String KEY_TIMEOUT = "pmix.timeout";
 
     /** The loaded library, or an exception naming {@code routine} and saying what to install or enable. */
     static Library lib(String routine) {
@@ -122,6 +123,14 @@ final class Pmix {
         info.setString(INFO_KEY, key);
         info.set(JAVA_SHORT, INFO_VALUE + VALUE_TYPE, (short) TYPE_BOOL);
         info.set(JAVA_BYTE, INFO_VALUE + VALUE_DATA, (byte) (value ? 1 : 0));
+    }
+
+    /** Writes a {@code pmix_info_t} with an int value at {@code info}. */
+    static void intInfo(MemorySegment info, String key, int value) {
+        info.fill((byte) 0);
+        info.setString(INFO_KEY, key);
+        info.set(JAVA_SHORT, INFO_VALUE + VALUE_TYPE, (short) TYPE_INT);
+        info.set(JAVA_INT, INFO_VALUE + VALUE_DATA, value);
     }
 
     /** Writes a {@code pmix_proc_t} naming {@code rank} of namespace {@code nspace} at {@code proc}. */

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,6 +23,8 @@ import java.util.function.Function;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.JobMember;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
+import org.shmem4j.core.param.Parameters;
+import org.shmem4j.core.param.Params;
 
 /**
  * The bootstrap of a PE started by a PMIx server without {@code oshrun}: {@code srun --mpi=pmix}
@@ -61,11 +64,18 @@ public final class PmixBootstrap extends JobMember {
     private long nextSeq; // guarded by gatherLock
     private final AtomicReference<State> state = new AtomicReference<>(State.ACTIVE);
     private volatile String abortReason;
+    /**
+     * {@code SHMEM_BOOTSTRAP_TIMEOUT_S}: how long a fence waits for every PE (PMIx's own timeout,
+     * so a PE that never arrives fails the others' {@code shmem_init} instead of hanging it). Not
+     * for the final fence, which waits for peers that may compute long after their finalize.
+     */
+    private final int arrivalTimeoutS;
 
     private PmixBootstrap(Pmix.Library lib, String namespace, int rank, int size, String host) {
         super(rank, size, jobIdOf(namespace), host);
         this.lib = lib;
         this.namespace = namespace;
+        this.arrivalTimeoutS = Parameters.from(System.getenv(), List.of(Params.BOOTSTRAP_TIMEOUT_S)).get(Params.BOOTSTRAP_TIMEOUT_S);
     }
 
     /** True when {@code env} shows a PMIx server that started this process. */
@@ -144,7 +154,7 @@ public final class PmixBootstrap extends JobMember {
                 lib.check((int) lib.put.invokeExact((byte) Pmix.SCOPE_GLOBAL, a.allocateFrom(key), value), "PMIx_Put(" + key + ")");
                 lib.check((int) lib.commit.invokeExact(), "PMIx_Commit");
                 // Without pmix.collect the data stays with its owner and a later get can hang.
-                collectingFence(a, "PMIx_Fence(" + key + ")");
+                collectingFence(a, "PMIx_Fence(" + key + ")", arrivalTimeoutS);
                 byte[][] all = new byte[size()][];
                 for (int pe = 0; pe < all.length; pe++) {
                     int peer = pe;
@@ -162,7 +172,7 @@ public final class PmixBootstrap extends JobMember {
     public void barrier() {
         synchronized (gatherLock) {
             activate("shmem4j bootstrap barrier");
-            fence("PMIx_Fence (barrier)");
+            fence("PMIx_Fence (barrier)", arrivalTimeoutS);
         }
     }
 
@@ -193,7 +203,7 @@ public final class PmixBootstrap extends JobMember {
         synchronized (gatherLock) {
             State was = state.get();
             if ((was == State.ACTIVE || was == State.FINALIZED) && state.compareAndSet(was, State.CLOSED)) {
-                fence("PMIx_Fence (before PMIx_Finalize)");
+                fence("PMIx_Fence (before PMIx_Finalize)", 0);
                 call("PMIx_Finalize", a -> {
                     lib.check((int) lib.finalize.invokeExact(MemorySegment.NULL, 0L), "PMIx_Finalize");
                     return null;
@@ -267,17 +277,24 @@ public final class PmixBootstrap extends JobMember {
      * finalize announcement sent that early was overwritten by the late PE's set-up, which hung
      * the job). The collecting fence is what the all-gather relies on, and it waits for everyone.
      */
-    private void fence(String what) {
+    private void fence(String what, int timeoutS) {
         call(what, a -> {
-            collectingFence(a, what);
+            collectingFence(a, what, timeoutS);
             return null;
         });
     }
 
-    private void collectingFence(Arena a, String what) throws Throwable {
-        MemorySegment collect = a.allocate(Pmix.INFO_SIZE);
-        Pmix.boolInfo(collect, Pmix.KEY_COLLECT_DATA, true);
-        lib.check((int) lib.fence.invokeExact(MemorySegment.NULL, 0L, collect, 1L), what);
+    /** A fence over the job that collects data, bounded by {@code timeoutS} seconds unless 0. */
+    private void collectingFence(Arena a, String what, int timeoutS) throws Throwable {
+        MemorySegment info = a.allocate(Pmix.INFO_SIZE * 2);
+        Pmix.boolInfo(info, Pmix.KEY_COLLECT_DATA, true);
+        Pmix.intInfo(info.asSlice(Pmix.INFO_SIZE), Pmix.KEY_TIMEOUT, timeoutS);
+        int status = (int) lib.fence.invokeExact(MemorySegment.NULL, 0L, info, timeoutS > 0 ? 2L : 1L);
+        if (status == Pmix.ERR_TIMEOUT) {
+            throw new ShmemException("shmem_init: PE " + rank() + " waited " + timeoutS + " s (" + Params.BOOTSTRAP_TIMEOUT_S.name()
+                    + ") in " + what + " and not every PE of the job arrived: one failed to start, or never called shmem_init");
+        }
+        lib.check(status, what);
     }
 
     /**

@@ -19,6 +19,7 @@ class PmixLayoutTest {
     private static final String TABLE = """
             SUCCESS             PMIX_SUCCESS
             ERR_NOT_FOUND       PMIX_ERR_NOT_FOUND
+            ERR_TIMEOUT         PMIX_ERR_TIMEOUT
             PROC_SIZE           sizeof(pmix_proc_t)
             PROC_NSPACE         offsetof(pmix_proc_t, nspace)
             PROC_RANK           offsetof(pmix_proc_t, rank)
@@ -36,12 +37,14 @@ class PmixLayoutTest {
             MAX_KEYLEN          PMIX_MAX_KEYLEN
             TYPE_BOOL           PMIX_BOOL
             TYPE_STRING         PMIX_STRING
+            TYPE_INT            PMIX_INT
             TYPE_UINT32         PMIX_UINT32
             TYPE_BYTE_OBJECT    PMIX_BYTE_OBJECT
             SCOPE_GLOBAL        PMIX_GLOBAL
             KEY_JOB_SIZE        PMIX_JOB_SIZE
             KEY_HOSTNAME        PMIX_HOSTNAME
             KEY_COLLECT_DATA    PMIX_COLLECT_DATA
+            KEY_TIMEOUT         PMIX_TIMEOUT
             """;
     /** Where Debian's libpmix-dev puts the headers (elsewhere they are in the default include path). */
     private static final String DEBIAN_INCLUDE = "-I/usr/lib/x86_64-linux-gnu/pmix2/include";
