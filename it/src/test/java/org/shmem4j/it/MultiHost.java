@@ -80,14 +80,15 @@ final class MultiHost {
 
     /**
      * No process of the test's PE class runs anywhere (every pseudo-host's processes are visible
-     * from here) once their job ended: waits for the last ones to go, at most 15 s.
+     * from here) once their job ended, whether oshrun or srun started it: waits for the last ones
+     * to go, at most 15 s.
      */
     static void assertNoPeLeft(Class<?> peMain) {
         String where = Jobs.location(Jobs.class); // this build's PEs only: another worktree may run jobs too
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (true) {
             var left = ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
-                    .filter(c -> c.contains(peMain.getName()) && c.contains(where) && c.contains("PeMain")).isPresent()).toList();
+                    .filter(c -> c.contains(peMain.getName()) && c.contains(where) && !c.contains("launcher.Oshrun")).isPresent()).toList();
             if (left.isEmpty()) {
                 return;
             }

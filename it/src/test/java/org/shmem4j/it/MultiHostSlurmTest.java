@@ -75,10 +75,30 @@ class MultiHostSlurmTest {
 
     /** {@code srun --mpi=pmix -N 2 -n 4 java ... main args} on host 0: no oshrun, Slurm starts the PEs and serves PMIx. */
     private Jobs.Result direct(Class<?> main, String... args) {
+        return Jobs.run(main.getSimpleName() + " on 2 hosts x 2 PEs by direct srun --mpi=pmix", directCommand(main, args),
+                MultiHost.noEnv(), Duration.ofSeconds(MultiHost.JOB_BOUND_S + 10));
+    }
+
+    private List<String> directCommand(Class<?> main, String... args) {
         var srun = List.of("srun", "--mpi=pmix", "-N", "2", "--ntasks-per-node=2", "-n", Integer.toString(N), "--immediate=20");
-        return Jobs.run(main.getSimpleName() + " on 2 hosts x 2 PEs by direct srun --mpi=pmix",
-                tb.on(tb.hosts.getFirst(), MultiHost.JOB_BOUND_S, PmixJobs.command(srun, main, args)), MultiHost.noEnv(),
-                Duration.ofSeconds(MultiHost.JOB_BOUND_S + 10));
+        return tb.on(tb.hosts.getFirst(), MultiHost.JOB_BOUND_S, PmixJobs.command(srun, main, args));
+    }
+
+    /** Direct srun: a PE killed outright on host 1 cannot abort; Slurm's PMIx plugin ends the step, naming the task. */
+    @Test
+    void directSrunAPeKilledOnTheOtherHostEndsTheStep() {
+        try (var job = Jobs.start("KillTarget by direct srun, PE 3 killed", directCommand(KillTarget.class), MultiHost.noEnv())) {
+            var ready = MultiHost.awaitReady(job, N);
+            long t0 = System.nanoTime();
+            Jobs.run("kill PE 3", tb.on(tb.hosts.get(1), 10, List.of("kill", "-KILL", Long.toString(ready.pids()[3]))));
+            var r = job.await(Duration.ofSeconds(MultiHost.JOB_BOUND_S));
+            Jobs.record("containment: PE killed on the other host (direct srun): job ended "
+                    + (System.nanoTime() - t0) / 1_000_000 + " ms after the kill, status " + r.exit());
+            assertNotEquals(0, r.exit(), r::describe);
+            assertTrue(r.stderrText().contains(tb.hosts.get(1) + ": task 3: Killed"), r::describe);
+            MultiHost.assertNoPeLeft(KillTarget.class);
+            MultiHost.assertShmClean(tb, ready.jobId());
+        }
     }
 
     @Test
