@@ -162,8 +162,13 @@ class ExamplesTest {
     @ParameterizedTest(name = "{0} on {1} PEs")
     @MethodSource("jobs")
     void exampleSucceedsWithItsOutput(String name, int n) {
-        Example e = EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals(name)).findFirst().orElseThrow();
+        Example e = example(name);
         assertSucceeded(e, n, Jobs.run(name + " -n " + n, Jobs.oshrun(n, e.main())));
+    }
+
+    /** The example whose main class has this simple name. */
+    static Example example(String name) {
+        return EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals(name)).findFirst().orElseThrow();
     }
 
     /** The job of {@code e} on {@code n} PEs ended with status 0, its expected output and nothing on stderr. */

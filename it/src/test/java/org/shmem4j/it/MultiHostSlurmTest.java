@@ -63,8 +63,15 @@ class MultiHostSlurmTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("examples")
     void specExample(String name) {
-        var e = ExamplesTest.EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals(name)).findFirst().orElseThrow();
+        var e = ExamplesTest.example(name);
         ExamplesTest.assertSucceeded(e, N, run(name, List.of("-cp", Jobs.peClasspath(), e.main().getName())));
+    }
+
+    @ParameterizedTest(name = "{0} by direct srun")
+    @MethodSource("examples")
+    void specExampleByDirectSrun(String name) {
+        var e = ExamplesTest.example(name);
+        ExamplesTest.assertSucceeded(e, N, direct(e.main()));
     }
 
     @Test
@@ -106,8 +113,6 @@ class MultiHostSlurmTest {
         // The bootstrap's own exchange and barriers across hosts first (a barrier that let one
         // host's PEs leave early hung jobs in finalize, 1 run in 5-10).
         PmixJobs.assertExchanged(direct(PmixExchange.class, "2"), N);
-        var e = ExamplesTest.EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals("Hello")).findFirst().orElseThrow();
-        ExamplesTest.assertSucceeded(e, N, direct(e.main()));
         checkMixedWorkload(this::direct);
     }
 

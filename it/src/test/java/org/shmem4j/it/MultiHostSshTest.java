@@ -57,7 +57,7 @@ class MultiHostSshTest {
     @ParameterizedTest(name = "{0} on {1} hosts x 2 PEs")
     @MethodSource("examples")
     void specExample(String name, int hosts) {
-        var e = ExamplesTest.EXAMPLES.stream().filter(x -> x.main().getSimpleName().equals(name)).findFirst().orElseThrow();
+        var e = ExamplesTest.example(name);
         ExamplesTest.assertSucceeded(e, 2 * hosts, run(name, hosts, List.of("-cp", Jobs.peClasspath(), e.main().getName())));
     }
 
