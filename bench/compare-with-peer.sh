@@ -11,7 +11,7 @@
 # peer/run.sh. Needs: oshcc and oshrun (apt-get install -y openmpi-bin libopenmpi-dev), gcc, python3.
 # NODES=K (K > 1) compares the network path: the Java PEs on K pseudo-nodes (UCX over tcp), the C
 # peer's PEs forced onto UCX's tcp transport (PEER_UCX_TLS, default tcp,self), both sides' lines marked
-# path=ucx.
+# path=ucx; each pass also runs bench/ucx-perftest.sh (UCX's own ucx_perftest) when ucx_perftest exists.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -48,7 +48,7 @@ mark_c_path() {
 
 mkdir -p peer-results
 stamp=$(date -u +%Y%m%d-%H%M%S)
-cfiles=() jfiles=()
+cfiles=() jfiles=() ufiles=()
 failed=0
 for i in $(seq 1 "$passes"); do
     echo "compare-with-peer.sh: pass $i of $passes: C" >&2
@@ -62,6 +62,12 @@ for i in $(seq 1 "$passes"); do
     mark_c_path "peer-results/c-$stamp-$i.txt"
     cfiles+=("peer-results/c-$stamp-$i.txt")
 
+    if [ "$nodes" -gt 1 ] && command -v ucx_perftest >/dev/null; then # UCX's own figures on the same path
+        echo "compare-with-peer.sh: pass $i of $passes: ucx_perftest" >&2
+        bench/ucx-perftest.sh > "peer-results/ucx-$stamp-$i.txt" || failed=1
+        ufiles+=("peer-results/ucx-$stamp-$i.txt")
+    fi
+
     echo "compare-with-peer.sh: pass $i of $passes: Java" >&2
     bench/run.sh > "peer-results/java-$stamp-$i.txt" || failed=1
     jfiles+=("peer-results/java-$stamp-$i.txt")
@@ -72,6 +78,12 @@ done
     grep -h '^# WARNING' "${jfiles[@]}" | sort -u
     echo
     python3 "$work/compare.py" --java "${jfiles[@]}" --c "${cfiles[@]}"
+    if [ ${#ufiles[@]} -gt 0 ]; then
+        echo
+        echo "UCX's ucx_perftest on the same path (bench/ucx-perftest.sh), every pass:"
+        echo
+        grep -hv '^#' "${ufiles[@]}" | sort -s -k1,3 | sed 's/^/    /'
+    fi
 } | tee "peer-results/compare-$stamp.md"
 [ "$failed" -eq 0 ] || echo "compare-with-peer.sh: some program failed: see the '# ... FAILED' lines in peer-results/*-$stamp-*.txt" >&2
 exit $failed
