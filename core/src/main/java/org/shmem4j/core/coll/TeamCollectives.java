@@ -1,5 +1,7 @@
 package org.shmem4j.core.coll;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import org.shmem4j.SymmetricArray;
 import org.shmem4j.SymmetricObject;
 
@@ -102,12 +104,35 @@ public final class TeamCollectives {
     /** shmem_broadcast[mem]: {@code count} elements of {@code elementBytes} from {@code root}'s source. */
     public synchronized void broadcast(String routine, SymmetricObject dest, long destIndex, SymmetricObject source,
             long sourceIndex, long count, long elementBytes, int root) {
+        broadcast(routine, dest, destIndex, source, sourceIndex, count, elementBytes, root, true);
+    }
+
+    /**
+     * shmem_broadcast32/64 over an active set: as {@link #broadcast} but the root's dest keeps its
+     * contents (spec 9.10.7). The algorithms may write the root's dest and read it from other
+     * members, so the root restores it only after a barrier says every member is done.
+     */
+    public synchronized void broadcastLeavingRootDest(String routine, SymmetricObject dest, long destIndex,
+            SymmetricObject source, long sourceIndex, long count, long elementBytes, int root) {
+        broadcast(routine, dest, destIndex, source, sourceIndex, count, elementBytes, root, false);
+    }
+
+    private void broadcast(String routine, SymmetricObject dest, long destIndex, SymmetricObject source, long sourceIndex,
+            long count, long elementBytes, int root, boolean rootDestToo) {
         long bytes = bytes(routine, count, elementBytes);
         long d = at(routine, "dest", dest, destIndex, count, elementBytes);
         long s = at(routine, "source", source, sourceIndex, count, elementBytes);
         checkOverlap(routine, d, s, bytes);
         checkRoot(routine, root);
+        byte[] kept = !rootDestToo && support.rank() == root ? support.local().asSlice(d, bytes).toArray(ValueLayout.JAVA_BYTE)
+                : null;
         policy.broadcast(support, bytes).run(support, d, s, bytes, root);
+        if (!rootDestToo) {
+            policy.barrier(support).run(support);
+            if (kept != null) {
+                MemorySegment.copy(kept, 0, support.local(), ValueLayout.JAVA_BYTE, d, kept.length);
+            }
+        }
     }
 
     /** shmem_fcollect[mem]: every member contributes {@code count} elements, concatenated in team order. */
