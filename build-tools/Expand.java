@@ -17,7 +17,7 @@
  *   $each:shmem_%_p shmem_ctx_%_p$   "shmem_long_p", "shmem_longlong_p", ..., "shmem_ctx_long_p", ...:
  *                      each space-separated pattern once per C TYPENAME of the current type, quoted
  *                      and comma-separated (for @Binds lists; empty for a type with no C name)
- *   $each@amo:...$     the same over another of the spec's type tables (amo, ext, bit; rma is the default)
+ *   $each@amo:...$     the same over another of the spec's type tables (amo, ext, bit, dep; rma is the default)
  * Blocks nest (a size loop inside a type loop and vice versa).
  */
 import java.io.IOException;
@@ -37,7 +37,10 @@ public class Expand {
          * "amo" (standard AMOs, table 6, also the point-to-point synchronization types), "ext"
          * (extended AMOs, table 7), "bit" (bitwise AMOs, table 8), and the reduction groups of
          * table 10: "bitred" (AND/OR/XOR), "sred" (MAX/MIN on signed and real types), "ured"
-         * (MAX/MIN on unsigned types: the Java methods umaxReduce/uminReduce); SUM/PROD use "rma".
+         * (MAX/MIN on unsigned types: the Java methods umaxReduce/uminReduce); SUM/PROD use "rma";
+         * "dep": the C types of the deprecated routines (table 11's TYPE_OP_to_all, the 1.4 AMO and
+         * wait names), where Java long carries C long and long long; "plain": the empty name for
+         * long only, for C names without a TYPENAME that take a long ("shmem_wait%").
          */
         List<String> cnames(String table) {
             return switch (table) {
@@ -73,6 +76,12 @@ public class Expand {
                     case "long" -> List.of("ulong", "ulonglong", "uint64", "size");
                     default -> List.of();
                 };
+                case "dep" -> switch (t) {
+                    case "short", "int", "float", "double" -> List.of(t);
+                    case "long" -> List.of("long", "longlong");
+                    default -> List.of();
+                };
+                case "plain" -> t.equals("long") ? List.of("") : List.of(); // untyped C names of long (shmem_wait)
                 case "bit" -> switch (t) {
                     case "int" -> List.of("uint", "int32", "uint32");
                     case "long" -> List.of("ulong", "ulonglong", "int64", "uint64");

@@ -17,7 +17,8 @@ import org.shmem4j.coverage.CoverageChecker;
 import org.shmem4j.coverage.SpecRoutines;
 
 /**
- * The binding coverage guard: every current OpenSHMEM 1.6 C routine is either bound by a
+ * The binding coverage guard: every OpenSHMEM 1.6 C routine, current or deprecated (Annex F: the
+ * spec still requires them), is either bound by a
  * {@link Binds} annotation in package {@code org.shmem4j} or listed in binding-status.txt, no status
  * line is stale, and no {@code @Binds} names a routine the spec does not have.
  */

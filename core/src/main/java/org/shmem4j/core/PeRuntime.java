@@ -46,6 +46,7 @@ final class PeRuntime extends ShmemBase {
     private final SymmetricHeap heap;
     private final TeamRegistry teams;
     private final TeamImpl world;
+    private final LegacySupport legacySupport = new LegacySupport(this);
     private final Topology topology;
     private final CollectivePolicy collectivePolicy;
     private final FinalizeRendezvous lastFinalize;
@@ -218,6 +219,11 @@ final class PeRuntime extends ShmemBase {
 
     CollectivePolicy collectivePolicy() {
         return collectivePolicy;
+    }
+
+    @Override
+    public LegacySupport legacySupport() {
+        return legacySupport;
     }
 
     TeamRegistry teams() {

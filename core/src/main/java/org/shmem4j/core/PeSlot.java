@@ -12,6 +12,8 @@ public final class PeSlot {
     private final Supplier<Bootstrap> connect;
     private Bootstrap bootstrap;
     private PeRuntime current;
+    /** Set by start_pes: the program's end finalizes the PE (implicit finalization). */
+    private boolean finalizeAtEnd;
 
     /** @param connect makes the bootstrap on the first init (a query must not connect to a launcher) */
     public PeSlot(Supplier<Bootstrap> connect) {
@@ -31,5 +33,16 @@ public final class PeSlot {
 
     synchronized void set(PeRuntime runtime) {
         current = runtime;
+    }
+
+    synchronized void finalizeAtEnd() {
+        finalizeAtEnd = true;
+    }
+
+    /** The runtime the program's end must finalize (start_pes), or null; asks only once. */
+    synchronized PeRuntime takeImplicitFinalize() {
+        PeRuntime r = finalizeAtEnd ? current : null;
+        finalizeAtEnd = false;
+        return r;
     }
 }

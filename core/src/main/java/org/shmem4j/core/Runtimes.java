@@ -57,6 +57,39 @@ public final class Runtimes {
         }
     }
 
+    /**
+     * start_pes: initializes like shmem_init, but a second call has no effect (it is not counted)
+     * and the PE is finalized implicitly when its program ends ({@link #endOfProgram}).
+     */
+    public static Shmem startPes() {
+        PeSlot slot = slot();
+        synchronized (slot) {
+            PeRuntime current = slot.current();
+            if (current == null) {
+                current = new PeRuntime(slot);
+                slot.set(current);
+                slot.finalizeAtEnd();
+            }
+            return current;
+        }
+    }
+
+    /**
+     * The program of the PE of {@code slot} returned: a PE that start_pes initialized and that is
+     * still initialized is finalized now (spec 9.1.13: implicit finalization, collective).
+     */
+    public static void endOfProgram(PeSlot slot) {
+        PeRuntime runtime = slot.takeImplicitFinalize();
+        while (runtime != null && slot.current() == runtime) {
+            runtime.close();
+        }
+    }
+
+    /** {@link #endOfProgram(PeSlot)} for the process's PE (oshrun's PeMain, after main). */
+    public static void endOfProgram() {
+        endOfProgram(ProcessPe.SLOT);
+    }
+
     /** True while the PE of {@code slot} has an initialized library. */
     public static boolean initializedIn(PeSlot slot) {
         return slot.current() != null;

@@ -36,6 +36,10 @@ final class TeamRegistry {
         return register(new TeamImpl(runtime, pool, members, Arrays.binarySearch(members, me), slot, TeamConfig.DEFAULT, true));
     }
 
+    TeamPool pool() {
+        return pool;
+    }
+
     TeamImpl world() {
         return world;
     }

@@ -73,6 +73,7 @@ public final class InProcessJob {
                         program.run();
                         return null;
                     });
+                    Runtimes.endOfProgram(slot);
                     if (Runtimes.initializedIn(slot)) {
                         throw new IllegalStateException("PE " + rank + " returned without calling shmem_finalize (close)");
                     }

@@ -61,7 +61,9 @@ class CoverageCheckerTest {
             "# comment",
             "shmem_*longdouble*   unsupported no Java type for C long double",
             "shmem_fence          not-yet     issue-2: being written",
-            "shmem_TYPENAME_wait_until not-yet issue-3: wait");
+            "shmem_TYPENAME_wait_until not-yet issue-3: wait",
+            "start_pes            not-yet     issue-13: deprecated layer",
+            "shmem_short_wait_until not-yet   issue-13: deprecated layer");
 
     private static Result check(List<Class<?>> types, List<String> status) {
         return CoverageChecker.check(SPEC, BindsScanner.binds(types), CoverageChecker.parseStatus(status));
@@ -78,7 +80,7 @@ class CoverageCheckerTest {
 
     @Test
     void failsForAnUnlistedUnboundRoutine() {
-        Result r = check(List.of(FakeShmem.class), List.of(STATUS.get(1), STATUS.get(3))); // fence line removed
+        Result r = check(List.of(FakeShmem.class), List.of(STATUS.get(1), STATUS.get(3), STATUS.get(4), STATUS.get(5))); // no fence line
         assertFalse(r.ok());
         assertEquals(Map.of("order", List.of("shmem_fence")), r.unbound());
         assertTrue(r.report().contains("order (1): shmem_fence"), r::report);
@@ -92,7 +94,7 @@ class CoverageCheckerTest {
         Result r = check(List.of(FakeShmem.class), status);
         assertFalse(r.ok());
         assertEquals(2, r.staleStatus().size(), r::report);
-        assertTrue(r.staleStatus().get(0).contains(":5: shmem_init not-yet"), r::report);
+        assertTrue(r.staleStatus().get(0).contains(":7: shmem_init not-yet"), r::report);
         assertTrue(r.unbound().isEmpty() && r.unknownBinds().isEmpty(), r::report);
     }
 
@@ -107,24 +109,20 @@ class CoverageCheckerTest {
     }
 
     @Test
-    void deprecatedRoutinesAreIgnoredUnlessBound() {
-        // shmem_short_wait_until and start_pes are deprecated: neither required nor matched by status lines.
-        Result r = check(List.of(FakeShmem.class), STATUS);
-        assertFalse(r.bound().contains("shmem_short_wait_until"));
-        // TYPENAME never expands into deprecated names, so the wait_until line still covers the current one.
+    void deprecatedRoutinesMustBeBoundOrListedToo() {
+        // start_pes is deprecated but still in the spec: without its line it is unbound (the
+        // TYPENAME_wait_until status line covers the deprecated shmem_short_wait_until as well).
+        Result r = check(List.of(FakeShmem.class), STATUS.subList(0, 4));
+        assertEquals(Map.of("setup", List.of("start_pes")), r.unbound(), r::report);
+        Result none = check(List.of(FakeShmem.class), List.of(STATUS.get(1), STATUS.get(2)));
+        assertEquals(Map.of("setup", List.of("start_pes"), "wait", List.of("shmem_long_wait_until", "shmem_short_wait_until")),
+                none.unbound(), none::report);
+        // TYPENAME never expands into deprecated names, so a current binding cannot claim shmem_short_wait_until.
         assertEquals(Set.of("shmem_long_wait_until"),
                 CoverageChecker.expand("shmem_TYPENAME_wait_until", SpecRoutines.names(SPEC, SpecRoutines.Api.C, true), List.of()));
-        // Binding a deprecated routine explicitly is allowed.
-        assertTrue(CoverageChecker.check(SPEC, List.of(new CoverageChecker.Binding("start_pes", "test")),
-                CoverageChecker.parseStatus(List.of())).unknownBinds().isEmpty());
-    }
-
-    @Test
-    void statusLinesOnlyMatchCurrentRoutines() {
-        // A line for a deprecated routine is stale: deprecated routines need no status.
-        var status = new java.util.ArrayList<>(STATUS);
-        status.add("start_pes not-yet never");
-        Result r = check(List.of(FakeShmem.class), status);
-        assertEquals(1, r.staleStatus().size(), r::report);
+        // Binding a deprecated routine explicitly binds it.
+        var bound = CoverageChecker.check(SPEC, List.of(new CoverageChecker.Binding("start_pes", "test")),
+                CoverageChecker.parseStatus(List.of()));
+        assertTrue(bound.unknownBinds().isEmpty() && bound.bound().contains("start_pes"), bound::report);
     }
 }

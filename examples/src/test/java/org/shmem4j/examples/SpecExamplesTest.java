@@ -104,13 +104,14 @@ class SpecExamplesTest {
     }
 
     /**
-     * The collective examples of section 9.10 (team-based; Example 30 uses the deprecated active-set
-     * {@code shmem_barrier} and is not ported), with the PE counts among 1, 2, 3, 5, 8 (and a few
-     * more) that they support. A test method of their own so that .ci/run can rerun just them
+     * The collective examples of section 9.10 (Example 30 through the deprecated active-set
+     * {@code shmem_barrier} of {@link org.shmem4j.Legacy}), with the PE counts among 1, 2, 3, 5, 8
+     * (and a few more) that they support. A test method of their own so that .ci/run can rerun just them
      * ({@code -Dtest='SpecExamplesTest#collective*'}) under SHMEM_*_ALGORITHM overrides.
      */
     static Stream<Arguments> collectiveExamples() {
         return Stream.of(
+                example("BarrierExample (30)", BarrierExample::main, 1, 2, 3, 5, 8),
                 // 4 and 7: the teams have 1 and 2 members, 3 and 2; on 7 and 8 PE 6 is in both
                 example("TeamSyncExample (31)", TeamSyncExample::main, 1, 2, 3, 4, 5, 7, 8),
                 example("AlltoallExample (32)", AlltoallExample::main, 1, 2, 3, 5, 8),

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.shmem4j.examples.AlltoallExample;
 import org.shmem4j.examples.AlltoallsExample;
+import org.shmem4j.examples.BarrierExample;
 import org.shmem4j.examples.BroadcastExample;
 import org.shmem4j.examples.CollectAtExample;
 import org.shmem4j.examples.CollectExample;
@@ -16,7 +17,8 @@ import org.shmem4j.examples.ReduceExample;
 import org.shmem4j.examples.TeamSyncExample;
 
 /**
- * The collective example programs of spec section 9.10 (Examples 31 to 37) as real jobs of separate
+ * The collective example programs of spec section 9.10 (Examples 30 to 37; 30 is the deprecated
+ * active-set {@code shmem_barrier}) as real jobs of separate
  * JVMs started by {@code oshrun}, at two PE counts each: the job ends with status 0, prints exactly
  * the expected lines (in any order across PEs) and nothing on stderr. The examples check their own
  * results. Exported {@code SHMEM_*_ALGORITHM} variables reach the PEs (oshrun passes its
@@ -37,6 +39,7 @@ class CollectiveExamplesTest {
     }
 
     private static final List<ExampleJob> EXAMPLES = List.of(
+            new ExampleJob(BarrierExample.class, new int[] {2, 5}, BarrierExample::expectedOutput),
             new ExampleJob(TeamSyncExample.class, new int[] {3, 7}, ExampleJob.SILENT),
             new ExampleJob(AlltoallExample.class, new int[] {2, 5}, ExampleJob.SILENT),
             new ExampleJob(AlltoallsExample.class, new int[] {3, 4}, ExampleJob.SILENT),

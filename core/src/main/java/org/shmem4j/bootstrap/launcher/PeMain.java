@@ -53,6 +53,8 @@ public final class PeMain {
         } else {
             main.invoke();
         }
+        // A PE that start_pes initialized is finalized when its program ends (spec 9.1.13).
+        org.shmem4j.core.Runtimes.endOfProgram();
     }
 
     /**

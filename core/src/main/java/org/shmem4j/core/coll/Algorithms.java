@@ -1,6 +1,6 @@
 package org.shmem4j.core.coll;
 
-import org.shmem4j.SymmetricObject;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The shapes of the collective algorithms. Each algorithm is written against
@@ -30,8 +30,11 @@ public final class Algorithms {
         /** fcollect: every member contributes {@code bytes}. */
         void fixed(CollectiveSupport s, long dest, long source, long bytes);
 
-        /** collect: member contributions differ; {@code dest}'s size is checked once the total is known. */
-        void variable(CollectiveSupport s, String routine, SymmetricObject dest, long source, long bytes);
+        /**
+         * collect: member contributions differ. {@code dest} maps the total in bytes, known once
+         * the sizes are exchanged, to the region offset of dest, checking that the total fits.
+         */
+        void variable(CollectiveSupport s, LongUnaryOperator dest, long source, long bytes);
     }
 
     public interface Alltoall extends Named {

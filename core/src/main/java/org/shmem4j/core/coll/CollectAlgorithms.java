@@ -2,7 +2,7 @@ package org.shmem4j.core.coll;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import org.shmem4j.SymmetricObject;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Collect / fcollect algorithms besides {@code linear}. Each is an allgather of n blocks, block j
@@ -50,10 +50,10 @@ final class CollectAlgorithms {
         }
 
         @Override
-        public void variable(CollectiveSupport s, String routine, SymmetricObject dest, long source, long bytes) {
+        public void variable(CollectiveSupport s, LongUnaryOperator dest, long source, long bytes) {
             int n = s.size();
             if (8L * n > s.scratchBytes()) {
-                LinearAlgorithms.COLLECT.variable(s, routine, dest, source, bytes);
+                LinearAlgorithms.COLLECT.variable(s, dest, source, bytes);
                 return;
             }
             long seq = s.begin();
@@ -71,7 +71,7 @@ final class CollectAlgorithms {
                 sizes[j] = s.local().get(ValueLayout.JAVA_LONG, scratch + 8L * at);
                 total += sizes[j];
             }
-            long d = dest.byteRange(routine, 0, total);
+            long d = dest.applyAsLong(total);
             data(s, seq, n + 2, d, source, sizes);
         }
 

@@ -2,7 +2,7 @@ package org.shmem4j.core.coll;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import org.shmem4j.SymmetricObject;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The "linear" algorithm of every collective: a team barrier (every member's source is ready),
@@ -78,13 +78,13 @@ final class LinearAlgorithms {
         }
 
         @Override
-        public void variable(CollectiveSupport s, String routine, SymmetricObject dest, long source, long bytes) {
+        public void variable(CollectiveSupport s, LongUnaryOperator dest, long source, long bytes) {
             long[] sizes = exchangeSizes(s, bytes);
             long total = 0;
             for (long b : sizes) {
                 total += b;
             }
-            long d = dest.byteRange(routine, 0, total);
+            long d = dest.applyAsLong(total);
             long at = d;
             for (int j = 0; j < s.size(); j++) {
                 s.peers().get(s.local(), at, j, source, sizes[j]);

@@ -1,7 +1,7 @@
 package org.shmem4j.core.coll;
 
 import java.lang.foreign.MemorySegment;
-import org.shmem4j.SymmetricObject;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The {@code push} algorithms: data travels as puts into the receivers' collective scratch,
@@ -193,8 +193,8 @@ final class PushAlgorithms {
         }
 
         @Override
-        public void variable(CollectiveSupport s, String routine, SymmetricObject dest, long source, long bytes) {
-            LinearAlgorithms.COLLECT.variable(s, routine, dest, source, bytes);
+        public void variable(CollectiveSupport s, LongUnaryOperator dest, long source, long bytes) {
+            LinearAlgorithms.COLLECT.variable(s, dest, source, bytes);
         }
     };
 }

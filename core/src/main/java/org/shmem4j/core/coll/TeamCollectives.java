@@ -1,5 +1,7 @@
 package org.shmem4j.core.coll;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import org.shmem4j.SymmetricArray;
 import org.shmem4j.SymmetricObject;
 
@@ -31,6 +33,26 @@ public final class TeamCollectives {
         if (root < 0 || root >= size()) {
             throw new IllegalArgumentException(routine + ": root PE " + root + " is out of range [0, " + size() + ")");
         }
+    }
+
+    /**
+     * Checks that {@code count} units of {@code unit} bytes from unit {@code index} lie inside the
+     * live object {@code obj} and returns the region offset of unit {@code index}. Units are the
+     * elements of a typed routine and bytes for the {@code *mem} ones; the message names the
+     * routine, the argument and the bad index in those units.
+     */
+    private static long at(String routine, String arg, SymmetricObject obj, long index, long count, long unit) {
+        obj.checkLive(routine);
+        String units = unit == 1 ? "bytes" : "elements";
+        if (index < 0) {
+            throw new IndexOutOfBoundsException(routine + ": negative " + arg + " index " + index);
+        }
+        long capacity = obj.byteSize() / unit;
+        if (index > capacity - count) {
+            throw new IndexOutOfBoundsException(routine + ": " + arg + " index " + index + " + " + count + " " + units
+                    + " is out of bounds for " + obj + " (" + capacity + " " + units + ")");
+        }
+        return obj.offset() + index * unit;
     }
 
     private static long bytes(String routine, long count, long elementBytes) {
@@ -68,6 +90,11 @@ public final class TeamCollectives {
     }
 
     // ------------------------------------------------------------------ entry points
+    //
+    // Every data collective takes dest and source as (object, index): C passes a pointer into a
+    // symmetric object, Java an object and the index of the first unit (element of elementBytes,
+    // or byte for the *mem routines). Algorithms see only region offsets, so the index is carried
+    // by the offset through every one of them.
 
     /** shmem_team_sync. */
     public synchronized void sync() {
@@ -75,44 +102,70 @@ public final class TeamCollectives {
     }
 
     /** shmem_broadcast[mem]: {@code count} elements of {@code elementBytes} from {@code root}'s source. */
-    public synchronized void broadcast(String routine, SymmetricObject dest, SymmetricObject source, long count,
-            long elementBytes, int root) {
+    public synchronized void broadcast(String routine, SymmetricObject dest, long destIndex, SymmetricObject source,
+            long sourceIndex, long count, long elementBytes, int root) {
+        broadcast(routine, dest, destIndex, source, sourceIndex, count, elementBytes, root, true);
+    }
+
+    /**
+     * shmem_broadcast32/64 over an active set: as {@link #broadcast} but the root's dest keeps its
+     * contents (spec 9.10.7). The algorithms may write the root's dest and read it from other
+     * members, so the root restores it only after a barrier says every member is done.
+     */
+    public synchronized void broadcastLeavingRootDest(String routine, SymmetricObject dest, long destIndex,
+            SymmetricObject source, long sourceIndex, long count, long elementBytes, int root) {
+        broadcast(routine, dest, destIndex, source, sourceIndex, count, elementBytes, root, false);
+    }
+
+    private void broadcast(String routine, SymmetricObject dest, long destIndex, SymmetricObject source, long sourceIndex,
+            long count, long elementBytes, int root, boolean rootDestToo) {
         long bytes = bytes(routine, count, elementBytes);
-        long d = dest.byteRange(routine, 0, bytes);
-        long s = source.byteRange(routine, 0, bytes);
+        long d = at(routine, "dest", dest, destIndex, count, elementBytes);
+        long s = at(routine, "source", source, sourceIndex, count, elementBytes);
         checkOverlap(routine, d, s, bytes);
         checkRoot(routine, root);
+        byte[] kept = !rootDestToo && support.rank() == root ? support.local().asSlice(d, bytes).toArray(ValueLayout.JAVA_BYTE)
+                : null;
         policy.broadcast(support, bytes).run(support, d, s, bytes, root);
+        if (!rootDestToo) {
+            policy.barrier(support).run(support);
+            if (kept != null) {
+                MemorySegment.copy(kept, 0, support.local(), ValueLayout.JAVA_BYTE, d, kept.length);
+            }
+        }
     }
 
     /** shmem_fcollect[mem]: every member contributes {@code count} elements, concatenated in team order. */
-    public synchronized void fcollect(String routine, SymmetricObject dest, SymmetricObject source, long count,
-            long elementBytes) {
+    public synchronized void fcollect(String routine, SymmetricObject dest, long destIndex, SymmetricObject source,
+            long sourceIndex, long count, long elementBytes) {
         long bytes = bytes(routine, count, elementBytes);
-        long s = source.byteRange(routine, 0, bytes);
+        long s = at(routine, "source", source, sourceIndex, count, elementBytes);
         long total = bytes(routine, bytes, size());
-        long d = dest.byteRange(routine, 0, total);
+        long d = at(routine, "dest", dest, destIndex, total / elementBytes, elementBytes);
         checkDisjoint(routine, d, total, s, bytes);
         policy.fcollect(support, bytes).fixed(support, d, s, bytes);
     }
 
     /** shmem_collect[mem]: members contribute different counts, concatenated in team order. */
-    public synchronized void collect(String routine, SymmetricObject dest, SymmetricObject source, long count,
-            long elementBytes) {
+    public synchronized void collect(String routine, SymmetricObject dest, long destIndex, SymmetricObject source,
+            long sourceIndex, long count, long elementBytes) {
         long bytes = bytes(routine, count, elementBytes);
-        long s = source.byteRange(routine, 0, bytes);
-        // The total is known only after the counts are exchanged: no part of dest may hold the source.
-        checkDisjoint(routine, dest.byteRange(routine, 0, 0), dest.byteSize(), s, bytes);
-        policy.collect(support, bytes).variable(support, routine, dest, s, bytes);
+        long s = at(routine, "source", source, sourceIndex, count, elementBytes);
+        // The total is known only after the counts are exchanged: no part of dest from destIndex
+        // on may hold the source, and the algorithm checks the total fits once it knows it.
+        long d = at(routine, "dest", dest, destIndex, 0, elementBytes);
+        checkDisjoint(routine, d, dest.offset() + dest.byteSize() - d, s, bytes);
+        policy.collect(support, bytes).variable(support,
+                total -> at(routine, "dest", dest, destIndex, total / elementBytes, elementBytes), s, bytes);
     }
 
     /** shmem_alltoall[mem]: block {@code j} of every member's source goes to member {@code j}. */
-    public synchronized void alltoall(String routine, SymmetricObject dest, SymmetricObject source, long count,
-            long elementBytes) {
+    public synchronized void alltoall(String routine, SymmetricObject dest, long destIndex, SymmetricObject source,
+            long sourceIndex, long count, long elementBytes) {
         long block = bytes(routine, count, elementBytes);
         long total = bytes(routine, block, size());
-        long d = dest.byteRange(routine, 0, total);
-        long s = source.byteRange(routine, 0, total);
+        long d = at(routine, "dest", dest, destIndex, total / elementBytes, elementBytes);
+        long s = at(routine, "source", source, sourceIndex, total / elementBytes, elementBytes);
         checkDisjoint(routine, d, total, s, total);
         if (block > 0) {
             policy.alltoall(support, block).run(support, d, s, block, block, block, block);
@@ -122,39 +175,45 @@ public final class TeamCollectives {
     /**
      * shmem_alltoalls[mem]: as alltoall with element strides {@code dst} and {@code sst} (in
      * elements, at least 1): element {@code i} of the block for member {@code j} is read at
-     * {@code (j * count + i) * sst} and written at {@code (j' * count + i) * dst}, {@code j'} the sender.
+     * {@code (j * count + i) * sst} and written at {@code (j' * count + i) * dst}, {@code j'} the
+     * sender, counted from {@code sourceIndex} and {@code destIndex}.
      */
-    public synchronized void alltoalls(String routine, SymmetricObject dest, SymmetricObject source, long dst, long sst,
-            long count, long elementBytes) {
+    public synchronized void alltoalls(String routine, SymmetricObject dest, long destIndex, SymmetricObject source,
+            long sourceIndex, long dst, long sst, long count, long elementBytes) {
         if (dst < 1 || sst < 1) {
             throw new IllegalArgumentException(routine + ": strides must be at least 1 (dst=" + dst + ", sst=" + sst + ")");
         }
         long n = bytes(routine, count, size());
-        long destBytes = n == 0 ? 0 : bytes(routine, (n - 1) * dst + 1, elementBytes);
-        long srcBytes = n == 0 ? 0 : bytes(routine, (n - 1) * sst + 1, elementBytes);
-        long d = dest.byteRange(routine, 0, destBytes);
-        long s = source.byteRange(routine, 0, srcBytes);
+        long destElems = n == 0 ? 0 : bytes(routine, n - 1, dst) + 1;
+        long srcElems = n == 0 ? 0 : bytes(routine, n - 1, sst) + 1;
+        long destBytes = bytes(routine, destElems, elementBytes);
+        long srcBytes = bytes(routine, srcElems, elementBytes);
+        long d = at(routine, "dest", dest, destIndex, destElems, elementBytes);
+        long s = at(routine, "source", source, sourceIndex, srcElems, elementBytes);
         checkDisjoint(routine, d, destBytes, s, srcBytes);
         policy.alltoall(support, count * elementBytes).run(support, d, s, count * elementBytes, dst * elementBytes,
                 sst * elementBytes, elementBytes);
     }
 
-    /** shmem_TYPENAME_OP_reduce. */
-    public synchronized void reduce(String routine, ReduceKernel kernel, SymmetricArray<?> dest, SymmetricArray<?> source,
-            long count) {
-        long d = dest.elementOffset(routine, 0, count);
-        long s = source.elementOffset(routine, 0, count);
-        long bytes = count * kernel.layout().byteSize();
+    /** shmem_TYPENAME_OP_reduce over {@code count} elements from {@code destIndex} and {@code sourceIndex}. */
+    public synchronized void reduce(String routine, ReduceKernel kernel, SymmetricArray<?> dest, long destIndex,
+            SymmetricArray<?> source, long sourceIndex, long count) {
+        long unit = kernel.layout().byteSize();
+        long bytes = bytes(routine, count, unit);
+        long d = at(routine, "dest", dest, destIndex, count, unit);
+        long s = at(routine, "source", source, sourceIndex, count, unit);
         checkOverlap(routine, d, s, bytes);
         policy.reduce(support, bytes).run(support, kernel, d, s, count);
     }
 
-    /** shmem_TYPENAME_sum_inscan / sum_exscan. */
-    public synchronized void scan(String routine, ReduceKernel kernel, SymmetricArray<?> dest, SymmetricArray<?> source,
-            long count, boolean inclusive) {
-        long d = dest.elementOffset(routine, 0, count);
-        long s = source.elementOffset(routine, 0, count);
-        checkOverlap(routine, d, s, count * kernel.layout().byteSize());
-        policy.scan(support, count * kernel.layout().byteSize()).run(support, kernel, d, s, count, inclusive);
+    /** shmem_TYPENAME_sum_inscan / sum_exscan over {@code count} elements from the two indices. */
+    public synchronized void scan(String routine, ReduceKernel kernel, SymmetricArray<?> dest, long destIndex,
+            SymmetricArray<?> source, long sourceIndex, long count, boolean inclusive) {
+        long unit = kernel.layout().byteSize();
+        long bytes = bytes(routine, count, unit);
+        long d = at(routine, "dest", dest, destIndex, count, unit);
+        long s = at(routine, "source", source, sourceIndex, count, unit);
+        checkOverlap(routine, d, s, bytes);
+        policy.scan(support, bytes).run(support, kernel, d, s, count, inclusive);
     }
 }

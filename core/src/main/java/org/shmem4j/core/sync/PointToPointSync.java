@@ -14,6 +14,7 @@ import org.shmem4j.Cmp;
  * written before the awaited update is visible once the wait returns.
  */
 public final class PointToPointSync {
+    private static final VarHandle SHORT = ValueLayout.JAVA_SHORT.varHandle();
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
@@ -40,9 +41,16 @@ public final class PointToPointSync {
         return policy.start(() -> orphaned.check(routine, satisfied));
     }
 
-    /** The element at region offset {@code offset}, of {@code bytes} (4 or 8), widened to a long. */
+    /**
+     * The element at region offset {@code offset}, of {@code bytes} (4 or 8; 2 for the deprecated
+     * short waits), widened to a long.
+     */
     public long load(long offset, int bytes) {
-        return bytes == 4 ? (long) (int) INT.getAcquire(local, offset) : (long) LONG.getAcquire(local, offset);
+        return switch (bytes) {
+            case 2 -> (long) (short) SHORT.getAcquire(local, offset);
+            case 4 -> (long) (int) INT.getAcquire(local, offset);
+            default -> (long) LONG.getAcquire(local, offset);
+        };
     }
 
     /** Waits until the element at {@code offset} satisfies {@code cmp value}; returns the satisfying value. */
