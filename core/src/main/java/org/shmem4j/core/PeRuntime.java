@@ -11,6 +11,7 @@ import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.core.coll.CollectivePolicy;
 import org.shmem4j.core.heap.SymmetricHeap;
+import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.core.param.SizeParser;
@@ -52,6 +53,7 @@ final class PeRuntime extends ShmemBase {
     private final WaitPolicy waitPolicy;
     private final PointToPointSync p2p;
     private final boolean debug;
+    private final Profiler profiler;
     private int initCount = 1;
     private long collectiveCalls;
     private volatile boolean closed;
@@ -79,6 +81,8 @@ final class PeRuntime extends ShmemBase {
         this.me = bootstrap.rank();
         this.npes = bootstrap.size();
         this.debug = params.get(Params.DEBUG);
+        this.profiler = new Profiler(me, params.get(Params.JFR_RMA_SIZE), params.get(Params.JFR_RMA_US) * 1000L);
+        profileWith(profiler);
         announce();
         long reserved = roundUp(params.get(Params.RESERVED_SIZE), PAGE);
         long user = roundUp(params.get(Params.SYMMETRIC_SIZE), PAGE);
@@ -92,7 +96,7 @@ final class PeRuntime extends ShmemBase {
         useNetwork(network, amosByNetwork);
         this.waitPolicy = waitPolicy(params, topology.pesOnMyNode() > Runtime.getRuntime().availableProcessors(), bootstrap,
                 network == null ? null : this::networkChannel);
-        this.heap = new SymmetricHeap(peers[me], reserved, new SymmetricHeap.HeapSync() {
+        this.heap = new SymmetricHeap(peers[me], reserved, profiler, new SymmetricHeap.HeapSync() {
             @Override
             public void barrier() {
                 barrierAll();
@@ -104,7 +108,7 @@ final class PeRuntime extends ShmemBase {
             }
         });
         this.lastFinalize = new FinalizeRendezvous(peers[me], heap.allocateReserved("finalize announcements", npes * 8L), me, npes);
-        this.p2p = new PointToPointSync(peers[me], waitPolicy, lastFinalize::checkWaitCanEnd);
+        this.p2p = new PointToPointSync(peers[me], waitPolicy, lastFinalize::checkWaitCanEnd, profiler);
         this.collectivePolicy = new CollectivePolicy(params);
         this.teams = new TeamRegistry(this,
                 new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH)), topology, me, npes);
@@ -214,6 +218,17 @@ final class PeRuntime extends ShmemBase {
     /** True when every AMO and signal update goes through the network engine ({@code SHMEM_NETWORK_ATOMICS}). */
     boolean amosByNetwork() {
         return amosByNetwork;
+    }
+
+    /** This PE's JFR events and profiling level. */
+    @Override
+    protected Profiler profiler() {
+        return profiler;
+    }
+
+    @Override
+    public void pcontrol(int level, Object... args) {
+        profiler.level(level);
     }
 
     CollectivePolicy collectivePolicy() {
@@ -466,7 +481,7 @@ final class PeRuntime extends ShmemBase {
     @Override
     public void syncAll() {
         checkOpen("shmem_sync_all");
-        world.sync();
+        world.collectives("shmem_sync_all").sync("shmem_sync_all");
     }
 
     /**

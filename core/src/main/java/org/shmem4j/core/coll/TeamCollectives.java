@@ -2,6 +2,8 @@ package org.shmem4j.core.coll;
 
 import org.shmem4j.SymmetricArray;
 import org.shmem4j.SymmetricObject;
+import org.shmem4j.core.jfr.CollectiveEvent;
+import org.shmem4j.core.jfr.Profiler;
 
 /**
  * The collectives of one team: argument checks that name the routine, the choice of algorithm
@@ -13,10 +15,12 @@ import org.shmem4j.SymmetricObject;
 public final class TeamCollectives {
     private final CollectiveSupport support;
     private final CollectivePolicy policy;
+    private final Profiler profiler;
 
-    public TeamCollectives(CollectiveSupport support, CollectivePolicy policy) {
+    public TeamCollectives(CollectiveSupport support, CollectivePolicy policy, Profiler profiler) {
         this.support = support;
         this.policy = policy;
+        this.profiler = profiler;
     }
 
     public CollectiveSupport support() {
@@ -69,9 +73,12 @@ public final class TeamCollectives {
 
     // ------------------------------------------------------------------ entry points
 
-    /** shmem_team_sync. */
-    public synchronized void sync() {
-        policy.barrier(support).run(support);
+    /** shmem_team_sync, or the barrier of {@code routine} (shmem_barrier_all, shmem_sync_all, ...). */
+    public synchronized void sync(String routine) {
+        Algorithms.Barrier a = policy.barrier(support);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support);
+        profiler.collectiveEnd(e, routine, size(), 0, a.name());
     }
 
     /** shmem_broadcast[mem]: {@code count} elements of {@code elementBytes} from {@code root}'s source. */
@@ -82,7 +89,10 @@ public final class TeamCollectives {
         long s = source.byteRange(routine, 0, bytes);
         checkOverlap(routine, d, s, bytes);
         checkRoot(routine, root);
-        policy.broadcast(support, bytes).run(support, d, s, bytes, root);
+        Algorithms.Broadcast a = policy.broadcast(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support, d, s, bytes, root);
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 
     /** shmem_fcollect[mem]: every member contributes {@code count} elements, concatenated in team order. */
@@ -93,7 +103,10 @@ public final class TeamCollectives {
         long total = bytes(routine, bytes, size());
         long d = dest.byteRange(routine, 0, total);
         checkDisjoint(routine, d, total, s, bytes);
-        policy.fcollect(support, bytes).fixed(support, d, s, bytes);
+        Algorithms.Collect a = policy.fcollect(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.fixed(support, d, s, bytes);
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 
     /** shmem_collect[mem]: members contribute different counts, concatenated in team order. */
@@ -103,7 +116,10 @@ public final class TeamCollectives {
         long s = source.byteRange(routine, 0, bytes);
         // The total is known only after the counts are exchanged: no part of dest may hold the source.
         checkDisjoint(routine, dest.byteRange(routine, 0, 0), dest.byteSize(), s, bytes);
-        policy.collect(support, bytes).variable(support, routine, dest, s, bytes);
+        Algorithms.Collect a = policy.collect(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.variable(support, routine, dest, s, bytes);
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 
     /** shmem_alltoall[mem]: block {@code j} of every member's source goes to member {@code j}. */
@@ -115,7 +131,10 @@ public final class TeamCollectives {
         long s = source.byteRange(routine, 0, total);
         checkDisjoint(routine, d, total, s, total);
         if (block > 0) {
-            policy.alltoall(support, block).run(support, d, s, block, block, block, block);
+            Algorithms.Alltoall a = policy.alltoall(support, block);
+            CollectiveEvent e = profiler.collectiveBegin();
+            a.run(support, d, s, block, block, block, block);
+            profiler.collectiveEnd(e, routine, size(), block, a.name());
         }
     }
 
@@ -135,8 +154,10 @@ public final class TeamCollectives {
         long d = dest.byteRange(routine, 0, destBytes);
         long s = source.byteRange(routine, 0, srcBytes);
         checkDisjoint(routine, d, destBytes, s, srcBytes);
-        policy.alltoall(support, count * elementBytes).run(support, d, s, count * elementBytes, dst * elementBytes,
-                sst * elementBytes, elementBytes);
+        Algorithms.Alltoall a = policy.alltoall(support, count * elementBytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support, d, s, count * elementBytes, dst * elementBytes, sst * elementBytes, elementBytes);
+        profiler.collectiveEnd(e, routine, size(), count * elementBytes, a.name());
     }
 
     /** shmem_TYPENAME_OP_reduce. */
@@ -146,7 +167,10 @@ public final class TeamCollectives {
         long s = source.elementOffset(routine, 0, count);
         long bytes = count * kernel.layout().byteSize();
         checkOverlap(routine, d, s, bytes);
-        policy.reduce(support, bytes).run(support, kernel, d, s, count);
+        Algorithms.Reduce a = policy.reduce(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support, kernel, d, s, count);
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 
     /** shmem_TYPENAME_sum_inscan / sum_exscan. */
@@ -154,7 +178,11 @@ public final class TeamCollectives {
             long count, boolean inclusive) {
         long d = dest.elementOffset(routine, 0, count);
         long s = source.elementOffset(routine, 0, count);
-        checkOverlap(routine, d, s, count * kernel.layout().byteSize());
-        policy.scan(support, count * kernel.layout().byteSize()).run(support, kernel, d, s, count, inclusive);
+        long bytes = count * kernel.layout().byteSize();
+        checkOverlap(routine, d, s, bytes);
+        Algorithms.Scan a = policy.scan(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support, kernel, d, s, count, inclusive);
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 }

@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.SymmetricObject;
+import org.shmem4j.core.jfr.HeapEvent;
+import org.shmem4j.core.jfr.Profiler;
 
 /**
  * This PE's symmetric region and the allocators that carve it up. The region is
@@ -21,6 +23,7 @@ public final class SymmetricHeap {
     private final SymmetricAllocator user;
     private final SymmetricAllocator reserved;
     private final HeapSync sync;
+    private final Profiler profiler;
     private final ReentrantLock lock = new ReentrantLock();
 
     /** The collective services allocation needs from the runtime. */
@@ -39,9 +42,10 @@ public final class SymmetricHeap {
      * @param local this PE's mapping of its whole region
      * @param reservedBytes size of the internal part at the start of the region (multiple of 64)
      */
-    public SymmetricHeap(MemorySegment local, long reservedBytes, HeapSync sync) {
+    public SymmetricHeap(MemorySegment local, long reservedBytes, Profiler profiler, HeapSync sync) {
         this.local = local;
         this.sync = sync;
+        this.profiler = profiler;
         this.userBase = reservedBytes;
         this.reserved = new SymmetricAllocator(reservedBytes);
         this.user = new SymmetricAllocator(local.byteSize() - reservedBytes);
@@ -80,6 +84,7 @@ public final class SymmetricHeap {
         if (bytes == 0) {
             return new Allocation(this, userBase, 0, hints);
         }
+        HeapEvent event = profiler.heapBegin();
         long offset;
         lock.lock();
         try {
@@ -96,6 +101,7 @@ public final class SymmetricHeap {
             local.asSlice(offset, bytes).fill((byte) 0);
         }
         sync.barrier();
+        profiler.heapEnd(event, routine, bytes, offset);
         return new Allocation(this, offset, bytes, hints);
     }
 
@@ -106,6 +112,7 @@ public final class SymmetricHeap {
             return;
         }
         object.checkLive(routine);
+        HeapEvent event = profiler.heapBegin();
         sync.barrier();
         sync.agree(routine + "(offset " + a.offset() + ")");
         lock.lock();
@@ -115,6 +122,7 @@ public final class SymmetricHeap {
         } finally {
             lock.unlock();
         }
+        profiler.heapEnd(event, routine, a.byteSize(), a.offset());
     }
 
     /**
@@ -137,6 +145,7 @@ public final class SymmetricHeap {
             throw new IllegalArgumentException(routine + ": negative size " + newBytes);
         }
         object.checkLive(routine);
+        HeapEvent event = profiler.heapBegin();
         sync.barrier();
         long newOffset;
         lock.lock();
@@ -155,6 +164,7 @@ public final class SymmetricHeap {
         }
         sync.agree(routine + "(offset " + a.offset() + ", bytes=" + newBytes + ") -> offset " + newOffset);
         sync.barrier();
+        profiler.heapEnd(event, routine, newBytes, newOffset);
         return new Allocation(this, newOffset, newBytes, a.hints());
     }
 
