@@ -17,7 +17,11 @@ import org.shmem4j.core.param.Params;
 import org.shmem4j.core.param.SizeParser;
 import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.stream.Collectors;
 import java.util.function.Supplier;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.NetworkProvider;
@@ -107,6 +111,9 @@ final class PeRuntime extends ShmemBase {
                 agreeOnCollective(call);
             }
         });
+        if (debug) {
+            heap.recordOrigins();
+        }
         this.lastFinalize = new FinalizeRendezvous(peers[me], heap.allocateReserved("finalize announcements", npes * 8L), me, npes);
         this.p2p = new PointToPointSync(peers[me], waitPolicy, lastFinalize::checkWaitCanEnd, profiler);
         this.collectivePolicy = new CollectivePolicy(params);
@@ -370,6 +377,9 @@ final class PeRuntime extends ShmemBase {
                 return;
             }
         }
+        if (debug && me == 0) {
+            reportUnfreed();
+        }
         // No resource is released before every PE has entered finalize (spec 9.1.4).
         announceFinalize();
         lastFinalize.await(waitPolicy);
@@ -396,6 +406,25 @@ final class PeRuntime extends ShmemBase {
                 // failure that made this PE leave, and release() still unmapped everything
             }
         }
+    }
+
+    /**
+     * SHMEM_DEBUG: the symmetric objects the program never freed, grouped by where it allocated
+     * them. Allocation is collective and checked to agree, so PE 0 speaks for every PE.
+     */
+    private void reportUnfreed() {
+        List<SymmetricHeap.Origin> unfreed = heap.unfreed();
+        if (unfreed.isEmpty()) {
+            return;
+        }
+        Map<SymmetricHeap.Origin, Long> counts = unfreed.stream()
+                .collect(Collectors.groupingBy(o -> o, LinkedHashMap::new, Collectors.counting()));
+        StringBuilder report = new StringBuilder("shmem4j: debug: PE 0: ").append(unfreed.size())
+                .append(" symmetric allocation(s) of ").append(unfreed.stream().mapToLong(SymmetricHeap.Origin::bytes).sum())
+                .append(" bytes never freed (close() frees one; the same on every PE):");
+        counts.forEach((o, n) -> report.append("\n  ").append(n).append(" x ").append(o.bytes()).append(" bytes by ")
+                .append(o.routine()).append(" at ").append(o.where()));
+        System.err.println(report);
     }
 
     private void announceFinalize() {

@@ -80,7 +80,8 @@ public final class InProcessJob {
                         return null;
                     });
                     if (Runtimes.initializedIn(slot)) {
-                        throw new IllegalStateException("PE " + rank + " returned without calling shmem_finalize (close)");
+                        throw new IllegalStateException("PE " + rank + " returned without calling shmem_finalize (close);"
+                                + " initialize with try (Shmem shmem = Shmem.init()) { ... } to finalize on every way out");
                     }
                 } catch (ShmemGlobalExit e) {
                     // the status travels through the hub

@@ -53,6 +53,7 @@ public final class PeMain {
             throw new IllegalArgumentException("usage: PeMain MAIN_CLASS [ARGS...] (started by oshrun)");
         }
         dieWithTheLauncher();
+        nameThePeInUncaughtExceptions(System.getenv(LaunchEnv.RANK));
         Class<?> program = Class.forName(args[0], true, ClassLoader.getSystemClassLoader());
         String[] programArgs = Arrays.copyOfRange(args, 1, args.length);
         MethodHandle main = entryPoint(program);
@@ -110,6 +111,21 @@ public final class PeMain {
             return;
         }
         ProcessHandle.current().parent().ifPresent(l -> l.onExit().thenRun(() -> gone("its launcher (pid " + l.pid() + ") is gone")));
+    }
+
+    /**
+     * Uncaught exceptions (the program's main's too: the JVM reports them through the same handler)
+     * are printed as the JVM would, prefixed with the PE: the launcher forwards every PE's output
+     * into one stream, where an anonymous stack trace would not say whose it is.
+     */
+    private static void nameThePeInUncaughtExceptions(String rank) {
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            synchronized (System.err) {
+                System.err.print("PE " + rank + ": Exception in thread \"" + thread.getName() + "\" ");
+                e.printStackTrace(System.err);
+                System.err.flush();
+            }
+        });
     }
 
     private static void gone(String why) {
