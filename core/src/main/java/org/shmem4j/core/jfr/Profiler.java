@@ -29,6 +29,14 @@ public final class Profiler {
     private static volatile boolean recording;
 
     static {
+        try {
+            watchRecordings();
+        } catch (LinkageError noJfr) {
+            // a runtime image without the jdk.jfr module: nothing can record, the flag stays false
+        }
+    }
+
+    private static void watchRecordings() {
         FlightRecorder.addListener(new FlightRecorderListener() {
             @Override
             public void recordingStateChanged(Recording r) {
