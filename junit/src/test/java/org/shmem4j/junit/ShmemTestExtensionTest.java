@@ -180,6 +180,40 @@ class ShmemTestExtensionTest {
         assertEquals(List.of("2:1", "2:1", "4:2", "4:2", "4:2", "4:2"), seen.stream().sorted().toList());
     }
 
+    static class PseudoNodes {
+        @ShmemTest(pes = {2, 3}, nodes = 2)
+        void putsCrossNodesThroughTheNetworkEngine(Shmem shmem) {
+            int me = shmem.myPe();
+            int n = shmem.nPes();
+            SymmetricLongArray box = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+            shmem.p(box, 0, 100L + me, (me + 1) % n);
+            shmem.barrierAll();
+            seen.add(n + ":" + me + " shared=" + shmem.teamShared().nPes() + " got=" + box.get(0));
+            box.close();
+        }
+    }
+
+    @Test
+    void pseudoNodesSplitThePesAndTheirPutsArrive() {
+        // the network engine between pseudo-nodes is UCX (Debian's libucx0); CI installs it
+        try {
+            java.lang.foreign.SymbolLookup.libraryLookup("libucp.so.0", java.lang.foreign.Arena.global());
+        } catch (IllegalArgumentException missing) {
+            String message = "@ShmemTest(nodes = 2) NOT TESTED: UCX (libucp.so.0) is not installed";
+            if ("1".equals(System.getenv("SHMEM4J_REQUIRE_UCX"))) {
+                throw new AssertionError(message + " (SHMEM4J_REQUIRE_UCX=1)");
+            }
+            System.err.println("WARNING: " + message);
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, message);
+        }
+        Events events = run(PseudoNodes.class);
+        events.assertStatistics(s -> s.started(2).succeeded(2));
+        assertEquals(List.of("pes=2, nodes=2", "pes=3, nodes=2"), names(events.started()));
+        // 3 PEs on 2 nodes: PEs 0-1 on node 0, PE 2 on node 1 (blocks, as oshrun --nodes)
+        assertEquals(List.of("2:0 shared=1 got=101", "2:1 shared=1 got=100", "3:0 shared=2 got=102", "3:1 shared=2 got=100",
+                "3:2 shared=1 got=101"), seen.stream().sorted().toList());
+    }
+
     static class NoPes {
         @ShmemTest(pes = {2, 0})
         void never(Shmem shmem) {
