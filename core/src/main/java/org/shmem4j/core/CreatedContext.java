@@ -22,6 +22,7 @@ final class CreatedContext extends RmaContext {
         this.runtime = runtime;
         this.team = team;
         useNetwork(runtime.network(), runtime.amosByNetwork());
+        profileWith(runtime.profiler());
     }
 
     /** What the context's options promise about its threads (spec 9.5.1), as its channel sees it. */

@@ -11,12 +11,17 @@ import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.core.coll.CollectivePolicy;
 import org.shmem4j.core.heap.SymmetricHeap;
+import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.core.param.SizeParser;
 import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.stream.Collectors;
 import java.util.function.Supplier;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.NetworkProvider;
@@ -53,6 +58,7 @@ final class PeRuntime extends ShmemBase {
     private final WaitPolicy waitPolicy;
     private final PointToPointSync p2p;
     private final boolean debug;
+    private final Profiler profiler;
     private int initCount = 1;
     private long collectiveCalls;
     private volatile boolean closed;
@@ -80,6 +86,8 @@ final class PeRuntime extends ShmemBase {
         this.me = bootstrap.rank();
         this.npes = bootstrap.size();
         this.debug = params.get(Params.DEBUG);
+        this.profiler = new Profiler(me, params.get(Params.JFR_RMA_SIZE), params.get(Params.JFR_RMA_US) * 1000L);
+        profileWith(profiler);
         announce();
         long reserved = roundUp(params.get(Params.RESERVED_SIZE), PAGE);
         long user = roundUp(params.get(Params.SYMMETRIC_SIZE), PAGE);
@@ -93,7 +101,7 @@ final class PeRuntime extends ShmemBase {
         useNetwork(network, amosByNetwork);
         this.waitPolicy = waitPolicy(params, topology.pesOnMyNode() > Runtime.getRuntime().availableProcessors(), bootstrap,
                 network == null ? null : this::networkChannel);
-        this.heap = new SymmetricHeap(peers[me], reserved, new SymmetricHeap.HeapSync() {
+        this.heap = new SymmetricHeap(peers[me], reserved, profiler, new SymmetricHeap.HeapSync() {
             @Override
             public void barrier() {
                 barrierAll();
@@ -104,8 +112,11 @@ final class PeRuntime extends ShmemBase {
                 agreeOnCollective(call);
             }
         });
+        if (debug) {
+            heap.recordOrigins();
+        }
         this.lastFinalize = new FinalizeRendezvous(peers[me], heap.allocateReserved("finalize announcements", npes * 8L), me, npes);
-        this.p2p = new PointToPointSync(peers[me], waitPolicy, lastFinalize::checkWaitCanEnd);
+        this.p2p = new PointToPointSync(peers[me], waitPolicy, lastFinalize::checkWaitCanEnd, profiler);
         this.collectivePolicy = new CollectivePolicy(params);
         this.teams = new TeamRegistry(this,
                 new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH)), topology, me, npes);
@@ -215,6 +226,17 @@ final class PeRuntime extends ShmemBase {
     /** True when every AMO and signal update goes through the network engine ({@code SHMEM_NETWORK_ATOMICS}). */
     boolean amosByNetwork() {
         return amosByNetwork;
+    }
+
+    /** This PE's JFR events and profiling level. */
+    @Override
+    protected Profiler profiler() {
+        return profiler;
+    }
+
+    @Override
+    public void pcontrol(int level, Object... args) {
+        profiler.level(level);
     }
 
     CollectivePolicy collectivePolicy() {
@@ -361,6 +383,9 @@ final class PeRuntime extends ShmemBase {
                 return;
             }
         }
+        if (debug && me == 0) {
+            reportUnfreed();
+        }
         // No resource is released before every PE has entered finalize (spec 9.1.4).
         announceFinalize();
         lastFinalize.await(waitPolicy);
@@ -387,6 +412,25 @@ final class PeRuntime extends ShmemBase {
                 // failure that made this PE leave, and release() still unmapped everything
             }
         }
+    }
+
+    /**
+     * SHMEM_DEBUG: the symmetric objects the program never freed, grouped by where it allocated
+     * them. Allocation is collective and checked to agree, so PE 0 speaks for every PE.
+     */
+    private void reportUnfreed() {
+        List<SymmetricHeap.Origin> unfreed = heap.unfreed();
+        if (unfreed.isEmpty()) {
+            return;
+        }
+        Map<SymmetricHeap.Origin, Long> counts = unfreed.stream()
+                .collect(Collectors.groupingBy(o -> o, LinkedHashMap::new, Collectors.counting()));
+        StringBuilder report = new StringBuilder("shmem4j: debug: PE 0: ").append(unfreed.size())
+                .append(" symmetric allocation(s) of ").append(unfreed.stream().mapToLong(SymmetricHeap.Origin::bytes).sum())
+                .append(" bytes never freed (close() frees one; the same on every PE):");
+        counts.forEach((o, n) -> report.append("\n  ").append(n).append(" x ").append(o.bytes()).append(" bytes by ")
+                .append(o.routine()).append(" at ").append(o.where()));
+        System.err.println(report);
     }
 
     private void announceFinalize() {
@@ -472,7 +516,7 @@ final class PeRuntime extends ShmemBase {
     @Override
     public void syncAll() {
         checkOpen("shmem_sync_all");
-        world.sync();
+        world.collectives("shmem_sync_all").sync("shmem_sync_all");
     }
 
     /**

@@ -13,6 +13,7 @@ import org.shmem4j.core.coll.CollectiveSupport;
 import org.shmem4j.core.coll.PeerAccess;
 import org.shmem4j.core.coll.RoutedPeerAccess;
 import org.shmem4j.core.coll.TeamCollectives;
+import org.shmem4j.core.jfr.TeamCreateEvent;
 import org.shmem4j.core.sync.DisseminationBarrier;
 
 /**
@@ -71,7 +72,7 @@ final class TeamImpl implements Team {
         this.collectives = new TeamCollectives(new CollectiveSupport(access, layout,
                 runtime.waitPolicy(), hosts, barrier::await,
                 (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied)),
-                runtime.collectivePolicy());
+                runtime.collectivePolicy(), runtime.profiler());
     }
 
     /** This team's collectives (checks that the team is usable). */
@@ -170,14 +171,14 @@ final class TeamImpl implements Team {
 
     @Override
     public void sync() {
-        collectives("shmem_team_sync").sync();
+        collectives("shmem_team_sync").sync("shmem_team_sync");
     }
 
     /** The team barrier after completing this PE's outstanding stores. */
     void quietAndSync(String routine) {
         check(routine);
         runtime.quiet();
-        collectives.sync();
+        collectives.sync(routine);
     }
 
     // ------------------------------------------------------------------ contexts
@@ -286,6 +287,14 @@ final class TeamImpl implements Team {
      * team (elsewhere, or on every PE when {@code failure} is set or some team finds no slot).
      */
     private Team[] split(String routine, List<int[]> newTeams, List<TeamConfig> configs, String failure) {
+        TeamCreateEvent event = runtime.profiler().teamBegin();
+        Team[] result = agreeAndCreate(routine, newTeams, configs, failure);
+        int size = Arrays.stream(result).filter(Team::isValid).mapToInt(Team::nPes).findFirst().orElse(0);
+        runtime.profiler().teamEnd(event, routine, members.length, newTeams.size(), size);
+        return result;
+    }
+
+    private Team[] agreeAndCreate(String routine, List<int[]> newTeams, List<TeamConfig> configs, String failure) {
         long[][] masks = gatherMasks();
         int[] slots = new int[newTeams.size()];
         for (int t = 0; t < newTeams.size() && failure == null; t++) {

@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Collections;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.shmem4j.ShmemGlobalExit;
 import org.shmem4j.bootstrap.InProcessHub;
 import org.shmem4j.core.PeSlot;
@@ -25,8 +28,11 @@ public final class InProcessJob {
         void run() throws Exception;
     }
 
-    /** How a job ended: the exit status (as {@code oshrun} would report it) and every PE's failure. */
-    public record Result(int status, List<Throwable> failures, boolean timedOut) {
+    /**
+     * How a job ended: the exit status (as {@code oshrun} would report it), every failure (the
+     * time-out's first, with the PEs' stacks, then the PEs' in rank order) and the PEs' failures by rank.
+     */
+    public record Result(int status, List<Throwable> failures, boolean timedOut, SortedMap<Integer, Throwable> failuresByPe) {
         /** Throws an {@link AssertionError} carrying every failure unless the job ended with status 0. */
         public Result orThrow() {
             if (status != 0 || timedOut) {
@@ -75,7 +81,8 @@ public final class InProcessJob {
                     });
                     Runtimes.endOfProgram(slot);
                     if (Runtimes.initializedIn(slot)) {
-                        throw new IllegalStateException("PE " + rank + " returned without calling shmem_finalize (close)");
+                        throw new IllegalStateException("PE " + rank + " returned without calling shmem_finalize (close);"
+                                + " initialize with try (Shmem shmem = Shmem.init()) { ... } to finalize on every way out");
                     }
                 } catch (ShmemGlobalExit e) {
                     // the status travels through the hub
@@ -125,10 +132,16 @@ public final class InProcessJob {
                 }
             }
         }
-        Arrays.stream(failure).filter(f -> f != null).forEach(failures::add);
+        SortedMap<Integer, Throwable> byPe = new TreeMap<>();
+        for (int pe = 0; pe < npes; pe++) {
+            if (failure[pe] != null) {
+                failures.add(failure[pe]);
+                byPe.put(pe, failure[pe]);
+            }
+        }
         Integer exit = hub.exitStatus();
         int status = exit != null ? exit : failures.isEmpty() ? 0 : 1;
-        return new Result(status, List.copyOf(failures), timedOut);
+        return new Result(status, List.copyOf(failures), timedOut, Collections.unmodifiableSortedMap(byPe));
     }
 
     /** {@link #run} with the process environment and a 60 s bound, throwing unless every PE succeeded. */

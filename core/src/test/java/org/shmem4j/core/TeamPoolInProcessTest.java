@@ -23,6 +23,7 @@ import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 import org.shmem4j.Team;
 import org.shmem4j.core.heap.SymmetricHeap;
+import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.sync.DisseminationBarrier;
 
 /**
@@ -223,7 +224,7 @@ class TeamPoolInProcessTest {
     // ------------------------------------------------------------------ layout (unit)
 
     private static SymmetricHeap heap(MemorySegment region, long reserved) {
-        return new SymmetricHeap(region, reserved, new SymmetricHeap.HeapSync() {
+        return new SymmetricHeap(region, reserved, Profiler.NONE, new SymmetricHeap.HeapSync() {
             @Override
             public void barrier() {
             }

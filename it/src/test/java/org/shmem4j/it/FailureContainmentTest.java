@@ -81,6 +81,10 @@ class FailureContainmentTest {
         String err = r.stderrText();
         assertTrue(err.contains("deliberate failure on PE 1 before shmem_finalize"), r::describe);
         assertTrue(err.matches("(?s).*oshrun: PE 1 \\(pid \\d+\\) exited with status 1 before finalizing.*"), r::describe);
+        // whose stack trace it is, in the job's merged output, and how to finalize on every way out
+        assertTrue(err.contains("PE 1: Exception in thread \"main\" java.lang.IllegalStateException: deliberate failure on PE 1"),
+                r::describe);
+        assertTrue(err.contains("ending the job (hint: initialize with try (Shmem shmem = Shmem.init()) { ... }"), r::describe);
         assertEquals(Set.of(), Jobs.leakedShmFiles(shmBefore));
     }
 

@@ -324,7 +324,7 @@ final class Job {
             boolean normal = pe.state == State.FINALIZED || (pe.state == State.NOT_CONNECTED && status == 0);
             if (!normal) {
                 String msg = "oshrun: " + pe.who() + " " + describeExit(status) + remoteHint(pe, status)
-                        + " before finalizing; ending the job";
+                        + " before finalizing; ending the job" + finalizeHint(pe, status);
                 end(status == 0 ? 1 : status, msg, -1);
                 return;
             }
@@ -504,6 +504,16 @@ final class Job {
     }
 
     /** What ssh's status 255 means for a PE started over ssh. */
+    /**
+     * For a PE that initialized and then exited (not killed) without finalizing: the program most
+     * likely threw or returned past its {@code close()}.
+     */
+    private static String finalizeHint(Pe pe, int status) {
+        boolean signalled = status > 128 && status < 128 + 65;
+        return pe.everConnected && !signalled ? " (hint: initialize with try (Shmem shmem = Shmem.init()) { ... }: it"
+                + " finalizes on every way out, exceptions included, so the peers fail at once naming this PE)" : "";
+    }
+
     private String remoteHint(Pe pe, int status) {
         return pe.host != null && !remoteStarts && status == 255 ? " (ssh: the PE was killed by a signal, or the connection was lost)" : "";
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.jar.JarFile;
+import org.shmem4j.bootstrap.launcher.PeMain;
 
 /**
  * The parsed {@code oshrun} command line.
@@ -58,7 +59,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
     public static final String USAGE = """
             Usage: oshrun -n N [--hostfile FILE | --host H1[:K],H2[:K],...] [--map-by slot|node] [--ssh CMD]
                           [--rendezvous-address ADDR] [--nodes K] [--hosts H] [--oversubscribe] [--tag-output]
-                          [--timeout SECONDS] [JVM options...] (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
+                          [--timeout SECONDS] [--jfr DIR] [JVM options...] (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
 
             Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them: on this
             machine, over ssh on the hosts of --hostfile or --host, or, inside a Slurm allocation
@@ -89,6 +90,10 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                                  yield the core at once instead of spinning)
               --tag-output       prefix each output line with [1,<rank>]<stdout>: or [1,<rank>]<stderr>:
               --timeout SECONDS  end the job (status 124) if it runs longer than SECONDS
+              --jfr DIR          record every PE with Java Flight Recorder into DIR/pe-<rank>.jfr
+                                 (created if missing; on other hosts the same path must be writable):
+                                 JFR's default settings plus shmem4j's events (shmem_pcontrol chooses
+                                 their detail)
               -h, --help         print this help
               JVM options        -X..., -XX:..., -D..., -ea/-da/-esa/-dsa, -verbose..., -agentlib:,
                                  -agentpath:, -javaagent:, and the JDK's -- options (--add-opens,
@@ -123,6 +128,20 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
         return JVM_OPTIONS_WITH_VALUE.contains(name) || JVM_LONG_OPTIONS.contains(name)
                 || (!a.startsWith("--") && JVM_OPTION_PREFIXES.stream().anyMatch(a::startsWith));
+    }
+
+    /** {@code --jfr DIR} as an absolute path, created if missing: the PEs write their recordings there. */
+    private static Path jfrDirectory(String dir) throws UsageException {
+        Path path = Path.of(dir).toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(path);
+        } catch (IOException e) {
+            throw new UsageException("--jfr " + dir + ": cannot create the directory (" + e + ")");
+        }
+        if (!Files.isWritable(path)) {
+            throw new UsageException("--jfr " + dir + ": the directory is not writable");
+        }
+        return path;
     }
 
     /** Parses {@code args} (reading the manifest for {@code -jar}). */
@@ -190,6 +209,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                 }
                 case "--rendezvous-address" -> rendezvousAddress = value(args, i++, a);
                 case "--tag-output" -> tag = true;
+                case "--jfr" -> jvm.add("-D" + PeMain.JFR_DIR_PROPERTY + "=" + jfrDirectory(value(args, i++, a)));
                 case "--oversubscribe" -> oversubscribe = true;
                 case "--timeout" -> {
                     String v = value(args, i++, a);

@@ -36,6 +36,20 @@ class LaunchOptionsTest {
     }
 
     @Test
+    void jfrCreatesItsDirectoryAndTellsThePesWhereToRecord(@TempDir Path dir) throws Exception {
+        Path recordings = dir.resolve("a/b");
+        LaunchOptions o = LaunchOptions.parse(List.of("-n", "2", "--jfr", recordings.toString(), "-Xmx1g", "-cp", dir.toString(),
+                "Main"));
+        assertTrue(Files.isDirectory(recordings));
+        assertEquals(List.of("-D" + org.shmem4j.bootstrap.launcher.PeMain.JFR_DIR_PROPERTY + "=" + recordings, "-Xmx1g"),
+                o.jvmOptions());
+        Path file = Files.createFile(dir.resolve("file"));
+        var e = assertThrows(LaunchOptions.UsageException.class,
+                () -> LaunchOptions.parse(List.of("-n", "2", "--jfr", file.toString(), "-cp", dir.toString(), "Main")));
+        assertTrue(e.getMessage().startsWith("--jfr " + file + ": cannot create the directory"), e::getMessage);
+    }
+
+    @Test
     void missingClassPathEntriesAreReportedBeforeAnythingStarts(@TempDir Path dir) throws IOException {
         Path jar = Files.createFile(dir.resolve("app.jar"));
         String missing = dir.resolve("typo.jar").toString();

@@ -6,7 +6,10 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.file.Path;
 import java.util.Arrays;
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
 
 /**
  * How oshrun starts a PE: {@code PeMain <main class> <args>}. It ties the PE's life to the
@@ -17,6 +20,12 @@ public final class PeMain {
     /** The parameter lists a main may have, preferred first. */
     private static final MethodType[] MAIN_FORMS = {
         MethodType.methodType(void.class, String[].class), MethodType.methodType(void.class)};
+
+    /**
+     * System property {@code oshrun --jfr DIR} sets: the PE records itself with JFR (its default
+     * settings and shmem4j's events) into {@code DIR/pe-<rank>.jfr}.
+     */
+    public static final String JFR_DIR_PROPERTY = "shmem4j.jfr.dir";
 
     /** The thread running the program's main, once PeMain started it (null in a PE not started by oshrun). */
     private static volatile Thread programThread;
@@ -44,17 +53,43 @@ public final class PeMain {
             throw new IllegalArgumentException("usage: PeMain MAIN_CLASS [ARGS...] (started by oshrun)");
         }
         dieWithTheLauncher();
+        nameThePeInUncaughtExceptions(System.getenv(LaunchEnv.RANK));
         Class<?> program = Class.forName(args[0], true, ClassLoader.getSystemClassLoader());
         String[] programArgs = Arrays.copyOfRange(args, 1, args.length);
         MethodHandle main = entryPoint(program);
+        Recording recording = recordIfAsked();
         programThread = Thread.currentThread();
-        if (main.type().parameterCount() == 1) {
-            main.invoke(programArgs);
-        } else {
-            main.invoke();
+        try {
+            if (main.type().parameterCount() == 1) {
+                main.invoke(programArgs);
+            } else {
+                main.invoke();
+            }
+        } finally {
+            if (recording != null) {
+                recording.stop(); // writes the file before the launcher sees this PE end
+            }
         }
         // A PE that start_pes initialized is finalized when its program ends (spec 9.1.13).
         org.shmem4j.core.Runtimes.endOfProgram();
+    }
+
+    /**
+     * With {@link #JFR_DIR_PROPERTY}, starts this PE's recording, written when the program's main
+     * ends, or at exit if the program exits first ({@code shmem_global_exit}, {@code System.exit}).
+     */
+    private static Recording recordIfAsked() throws IOException, java.text.ParseException {
+        String dir = System.getProperty(JFR_DIR_PROPERTY);
+        if (dir == null) {
+            return null;
+        }
+        String rank = System.getenv(LaunchEnv.RANK);
+        Recording recording = new Recording(Configuration.getConfiguration("default"));
+        recording.setName("shmem4j PE " + rank);
+        recording.setDestination(Path.of(dir, "pe-" + rank + ".jfr"));
+        recording.setDumpOnExit(true);
+        recording.start();
+        return recording;
     }
 
     /**
@@ -78,6 +113,21 @@ public final class PeMain {
             return;
         }
         ProcessHandle.current().parent().ifPresent(l -> l.onExit().thenRun(() -> gone("its launcher (pid " + l.pid() + ") is gone")));
+    }
+
+    /**
+     * Uncaught exceptions (the program's main's too: the JVM reports them through the same handler)
+     * are printed as the JVM would, prefixed with the PE: the launcher forwards every PE's output
+     * into one stream, where an anonymous stack trace would not say whose it is.
+     */
+    private static void nameThePeInUncaughtExceptions(String rank) {
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            synchronized (System.err) {
+                System.err.print("PE " + rank + ": Exception in thread \"" + thread.getName() + "\" ");
+                e.printStackTrace(System.err);
+                System.err.flush();
+            }
+        });
     }
 
     private static void gone(String why) {

@@ -2,6 +2,7 @@ package org.shmem4j.core.coll;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
 
@@ -64,7 +65,8 @@ public final class CollectiveSupport {
         this.slot = slot;
         this.waitPolicy = waitPolicy;
         // Collective waits ask `liveness` about the member they wait for instead (see await).
-        this.sync = new PointToPointSync(peers.local(), waitPolicy, (routine, satisfied) -> { });
+        // its waits are part of the collective's event
+        this.sync = new PointToPointSync(peers.local(), waitPolicy, (routine, satisfied) -> { }, Profiler.NONE);
         this.hostOfMember = hostOfMember;
         this.networked = java.util.stream.IntStream.range(0, peers.size()).anyMatch(m -> !peers.mapped(m));
     }

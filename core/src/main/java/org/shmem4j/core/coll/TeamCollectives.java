@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.shmem4j.SymmetricArray;
 import org.shmem4j.SymmetricObject;
+import org.shmem4j.core.jfr.CollectiveEvent;
+import org.shmem4j.core.jfr.Profiler;
 
 /**
  * The collectives of one team: argument checks that name the routine, the choice of algorithm
@@ -15,10 +17,12 @@ import org.shmem4j.SymmetricObject;
 public final class TeamCollectives {
     private final CollectiveSupport support;
     private final CollectivePolicy policy;
+    private final Profiler profiler;
 
-    public TeamCollectives(CollectiveSupport support, CollectivePolicy policy) {
+    public TeamCollectives(CollectiveSupport support, CollectivePolicy policy, Profiler profiler) {
         this.support = support;
         this.policy = policy;
+        this.profiler = profiler;
     }
 
     public CollectiveSupport support() {
@@ -96,9 +100,12 @@ public final class TeamCollectives {
     // or byte for the *mem routines). Algorithms see only region offsets, so the index is carried
     // by the offset through every one of them.
 
-    /** shmem_team_sync. */
-    public synchronized void sync() {
-        policy.barrier(support).run(support);
+    /** shmem_team_sync, or the barrier of {@code routine} (shmem_barrier_all, shmem_sync_all, ...). */
+    public synchronized void sync(String routine) {
+        Algorithms.Barrier a = policy.barrier(support);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support);
+        profiler.collectiveEnd(e, routine, size(), 0, a.name());
     }
 
     /** shmem_broadcast[mem]: {@code count} elements of {@code elementBytes} from {@code root}'s source. */
@@ -126,13 +133,16 @@ public final class TeamCollectives {
         checkRoot(routine, root);
         byte[] kept = !rootDestToo && support.rank() == root ? support.local().asSlice(d, bytes).toArray(ValueLayout.JAVA_BYTE)
                 : null;
-        policy.broadcast(support, bytes).run(support, d, s, bytes, root);
+        Algorithms.Broadcast a = policy.broadcast(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support, d, s, bytes, root);
         if (!rootDestToo) {
             policy.barrier(support).run(support);
             if (kept != null) {
                 MemorySegment.copy(kept, 0, support.local(), ValueLayout.JAVA_BYTE, d, kept.length);
             }
         }
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 
     /** shmem_fcollect[mem]: every member contributes {@code count} elements, concatenated in team order. */
@@ -143,7 +153,10 @@ public final class TeamCollectives {
         long total = bytes(routine, bytes, size());
         long d = at(routine, "dest", dest, destIndex, total / elementBytes, elementBytes);
         checkDisjoint(routine, d, total, s, bytes);
-        policy.fcollect(support, bytes).fixed(support, d, s, bytes);
+        Algorithms.Collect a = policy.fcollect(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.fixed(support, d, s, bytes);
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 
     /** shmem_collect[mem]: members contribute different counts, concatenated in team order. */
@@ -155,8 +168,10 @@ public final class TeamCollectives {
         // on may hold the source, and the algorithm checks the total fits once it knows it.
         long d = at(routine, "dest", dest, destIndex, 0, elementBytes);
         checkDisjoint(routine, d, dest.offset() + dest.byteSize() - d, s, bytes);
-        policy.collect(support, bytes).variable(support,
-                total -> at(routine, "dest", dest, destIndex, total / elementBytes, elementBytes), s, bytes);
+        Algorithms.Collect a = policy.collect(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.variable(support, total -> at(routine, "dest", dest, destIndex, total / elementBytes, elementBytes), s, bytes);
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 
     /** shmem_alltoall[mem]: block {@code j} of every member's source goes to member {@code j}. */
@@ -168,7 +183,10 @@ public final class TeamCollectives {
         long s = at(routine, "source", source, sourceIndex, total / elementBytes, elementBytes);
         checkDisjoint(routine, d, total, s, total);
         if (block > 0) {
-            policy.alltoall(support, block).run(support, d, s, block, block, block, block);
+            Algorithms.Alltoall a = policy.alltoall(support, block);
+            CollectiveEvent e = profiler.collectiveBegin();
+            a.run(support, d, s, block, block, block, block);
+            profiler.collectiveEnd(e, routine, size(), block, a.name());
         }
     }
 
@@ -191,8 +209,10 @@ public final class TeamCollectives {
         long d = at(routine, "dest", dest, destIndex, destElems, elementBytes);
         long s = at(routine, "source", source, sourceIndex, srcElems, elementBytes);
         checkDisjoint(routine, d, destBytes, s, srcBytes);
-        policy.alltoall(support, count * elementBytes).run(support, d, s, count * elementBytes, dst * elementBytes,
-                sst * elementBytes, elementBytes);
+        Algorithms.Alltoall a = policy.alltoall(support, count * elementBytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support, d, s, count * elementBytes, dst * elementBytes, sst * elementBytes, elementBytes);
+        profiler.collectiveEnd(e, routine, size(), count * elementBytes, a.name());
     }
 
     /** shmem_TYPENAME_OP_reduce over {@code count} elements from {@code destIndex} and {@code sourceIndex}. */
@@ -203,7 +223,10 @@ public final class TeamCollectives {
         long d = at(routine, "dest", dest, destIndex, count, unit);
         long s = at(routine, "source", source, sourceIndex, count, unit);
         checkOverlap(routine, d, s, bytes);
-        policy.reduce(support, bytes).run(support, kernel, d, s, count);
+        Algorithms.Reduce a = policy.reduce(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support, kernel, d, s, count);
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 
     /** shmem_TYPENAME_sum_inscan / sum_exscan over {@code count} elements from the two indices. */
@@ -214,6 +237,9 @@ public final class TeamCollectives {
         long d = at(routine, "dest", dest, destIndex, count, unit);
         long s = at(routine, "source", source, sourceIndex, count, unit);
         checkOverlap(routine, d, s, bytes);
-        policy.scan(support, bytes).run(support, kernel, d, s, count, inclusive);
+        Algorithms.Scan a = policy.scan(support, bytes);
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support, kernel, d, s, count, inclusive);
+        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
     }
 }

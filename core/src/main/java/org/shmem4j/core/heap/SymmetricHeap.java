@@ -1,9 +1,14 @@
 package org.shmem4j.core.heap;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.SymmetricObject;
+import org.shmem4j.core.jfr.HeapEvent;
+import org.shmem4j.core.jfr.Profiler;
 
 /**
  * This PE's symmetric region and the allocators that carve it up. The region is
@@ -21,6 +26,7 @@ public final class SymmetricHeap {
     private final SymmetricAllocator user;
     private final SymmetricAllocator reserved;
     private final HeapSync sync;
+    private final Profiler profiler;
     private final ReentrantLock lock = new ReentrantLock();
 
     /** The collective services allocation needs from the runtime. */
@@ -34,14 +40,21 @@ public final class SymmetricHeap {
 
     private static final long GRANULE = SymmetricAllocator.GRANULE;
     private volatile boolean closed;
+    /** The live user blocks by offset and where the program allocated them; null unless {@link #recordOrigins()}. */
+    private Map<Long, Origin> origins;
+
+    /** A live block as the program asked for it: the routine, the bytes, and the calling frame. */
+    public record Origin(String routine, long bytes, String where) {
+    }
 
     /**
      * @param local this PE's mapping of its whole region
      * @param reservedBytes size of the internal part at the start of the region (multiple of 64)
      */
-    public SymmetricHeap(MemorySegment local, long reservedBytes, HeapSync sync) {
+    public SymmetricHeap(MemorySegment local, long reservedBytes, Profiler profiler, HeapSync sync) {
         this.local = local;
         this.sync = sync;
+        this.profiler = profiler;
         this.userBase = reservedBytes;
         this.reserved = new SymmetricAllocator(reservedBytes);
         this.user = new SymmetricAllocator(local.byteSize() - reservedBytes);
@@ -59,6 +72,54 @@ public final class SymmetricHeap {
 
     public boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * From now on, remembers where each user block was allocated (a stack walk per allocation, so
+     * for debug mode) for {@link #unfreed()}.
+     */
+    public void recordOrigins() {
+        lock.lock();
+        try {
+            origins = new TreeMap<>();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The user blocks allocated since {@link #recordOrigins()} and not freed, in offset order. */
+    public List<Origin> unfreed() {
+        lock.lock();
+        try {
+            return origins == null ? List.of() : List.copyOf(origins.values());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Records {@code offset}'s origin when origins are recorded. Caller holds the lock. */
+    private void born(long offset, String routine, long bytes) {
+        if (origins != null) {
+            origins.put(offset, new Origin(routine, bytes, callerOutsideTheLibrary()));
+        }
+    }
+
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
+    /** The first frame of the caller's stack that is not shmem4j's API or runtime: the program's call. */
+    private static String callerOutsideTheLibrary() {
+        return WALKER.walk(frames -> frames.filter(f -> !inTheLibrary(f.getDeclaringClass()))
+                .findFirst().map(f -> f.toStackTraceElement().toString()).orElse("?"));
+    }
+
+    /**
+     * A class of the API ({@code org.shmem4j}) or the runtime ({@code org.shmem4j.core...}) loaded
+     * from the library's own jar, so that programs in those packages elsewhere (tests) count as the program.
+     */
+    private static boolean inTheLibrary(Class<?> c) {
+        String p = c.getPackageName();
+        return (p.equals("org.shmem4j") || p.startsWith("org.shmem4j.core"))
+                && c.getProtectionDomain().getCodeSource() == SymmetricHeap.class.getProtectionDomain().getCodeSource();
     }
 
     /** Called by the last finalize: every object of this heap becomes invalid. */
@@ -80,6 +141,7 @@ public final class SymmetricHeap {
         if (bytes == 0) {
             return new Allocation(this, userBase, 0, hints);
         }
+        HeapEvent event = profiler.heapBegin();
         long offset;
         lock.lock();
         try {
@@ -88,6 +150,7 @@ public final class SymmetricHeap {
                 throw exhausted(routine, bytes);
             }
             offset = userBase + off;
+            born(offset, routine, bytes);
         } finally {
             lock.unlock();
         }
@@ -96,6 +159,7 @@ public final class SymmetricHeap {
             local.asSlice(offset, bytes).fill((byte) 0);
         }
         sync.barrier();
+        profiler.heapEnd(event, routine, bytes, offset);
         return new Allocation(this, offset, bytes, hints);
     }
 
@@ -106,15 +170,20 @@ public final class SymmetricHeap {
             return;
         }
         object.checkLive(routine);
+        HeapEvent event = profiler.heapBegin();
         sync.barrier();
         sync.agree(routine + "(offset " + a.offset() + ")");
         lock.lock();
         try {
             user.free(a.offset() - userBase);
             a.retire();
+            if (origins != null) {
+                origins.remove(a.offset());
+            }
         } finally {
             lock.unlock();
         }
+        profiler.heapEnd(event, routine, a.byteSize(), a.offset());
     }
 
     /**
@@ -137,6 +206,7 @@ public final class SymmetricHeap {
             throw new IllegalArgumentException(routine + ": negative size " + newBytes);
         }
         object.checkLive(routine);
+        HeapEvent event = profiler.heapBegin();
         sync.barrier();
         long newOffset;
         lock.lock();
@@ -150,11 +220,16 @@ public final class SymmetricHeap {
                 MemorySegment.copy(local, a.offset(), local, newOffset, Math.min(a.byteSize(), newBytes));
             }
             a.retire();
+            if (origins != null) {
+                origins.remove(a.offset());
+                born(newOffset, routine, newBytes);
+            }
         } finally {
             lock.unlock();
         }
         sync.agree(routine + "(offset " + a.offset() + ", bytes=" + newBytes + ") -> offset " + newOffset);
         sync.barrier();
+        profiler.heapEnd(event, routine, newBytes, newOffset);
         return new Allocation(this, newOffset, newBytes, a.hints());
     }
 

@@ -137,6 +137,14 @@ public final class Params {
     public static final Parameter<Long> ALLTOALL_CROSSOVER = Parameter.size("SHMEM_ALLTOALL_CROSSOVER", 1L << 10,
             "Block bytes from which auto alltoall uses pairwise instead of linear");
 
+    /** {@code SHMEM_JFR_RMA_SIZE}: at profiling level 1, JFR records the RMA and AMO that move at least this much. */
+    public static final Parameter<Long> JFR_RMA_SIZE = Parameter.size("SHMEM_JFR_RMA_SIZE", 64L << 10,
+            "JFR: at profiling level 1, record RMA/AMO of at least this many bytes (suffix k, m, g or t)");
+
+    /** {@code SHMEM_JFR_RMA_US}: at profiling level 1, JFR records the RMA and AMO that take at least this long. */
+    public static final Parameter<Integer> JFR_RMA_US = Parameter.intRange("SHMEM_JFR_RMA_US", 100, 0, 1_000_000_000,
+            "JFR: at profiling level 1, record RMA/AMO that take at least this many microseconds");
+
     private static Parameter<String> algorithm(String name, List<String> choices, String what) {
         return Parameter.choice(name, "auto", choices, "Algorithm of " + what + ": " + String.join(", ", choices));
     }
@@ -147,5 +155,5 @@ public final class Params {
             SHM_DIR, NETWORK, NETWORK_ATOMICS, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
             BOOTSTRAP_TIMEOUT_S, TEAMS_MAX, COLLECTIVE_SCRATCH, BARRIER_ALGORITHM, BCAST_ALGORITHM,
             REDUCE_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM, ALLTOALL_ALGORITHM, SCAN_ALGORITHM,
-            BCAST_CROSSOVER, REDUCE_CROSSOVER, COLLECT_CROSSOVER, ALLTOALL_CROSSOVER);
+            BCAST_CROSSOVER, REDUCE_CROSSOVER, COLLECT_CROSSOVER, ALLTOALL_CROSSOVER, JFR_RMA_SIZE, JFR_RMA_US);
 }

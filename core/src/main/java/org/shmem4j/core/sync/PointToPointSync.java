@@ -6,6 +6,8 @@ import java.lang.invoke.VarHandle;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntToLongFunction;
 import org.shmem4j.Cmp;
+import org.shmem4j.core.jfr.Profiler;
+import org.shmem4j.core.jfr.WaitEvent;
 
 /**
  * The wait and test routines of spec 9.11 over this PE's own symmetric words, written once for
@@ -21,6 +23,7 @@ public final class PointToPointSync {
     private final MemorySegment local;
     private final WaitPolicy policy;
     private final OrphanedWait orphaned;
+    private final Profiler profiler;
 
     /**
      * Asked by a parked wait: throws (naming {@code routine}) when no PE can change this PE's
@@ -31,10 +34,12 @@ public final class PointToPointSync {
         void check(String routine, BooleanSupplier satisfied);
     }
 
-    public PointToPointSync(MemorySegment local, WaitPolicy policy, OrphanedWait orphaned) {
+    /** @param profiler records the waits that block (not those satisfied at once) */
+    public PointToPointSync(MemorySegment local, WaitPolicy policy, OrphanedWait orphaned, Profiler profiler) {
         this.local = local;
         this.policy = policy;
         this.orphaned = orphaned;
+        this.profiler = profiler;
     }
 
     private WaitPolicy.Waiter waiter(String routine, BooleanSupplier satisfied) {
@@ -57,10 +62,12 @@ public final class PointToPointSync {
     public long waitUntil(String routine, long offset, int bytes, Cmp cmp, long value) {
         long v = load(offset, bytes);
         if (!cmp.test(v, value)) {
+            WaitEvent e = profiler.waitBegin();
             WaitPolicy.Waiter w = waiter(routine, () -> cmp.test(load(offset, bytes), value));
             while (!cmp.test(v = load(offset, bytes), value)) {
                 w.pause();
             }
+            profiler.waitEnd(e, routine);
         }
         return v;
     }
@@ -71,14 +78,14 @@ public final class PointToPointSync {
             return true;
         }
         long deadline = System.nanoTime() + timeoutNanos;
+        WaitEvent e = profiler.waitBegin();
         WaitPolicy.Waiter w = policy.start();
-        while (!cmp.test(load(offset, bytes), value)) {
-            if (System.nanoTime() - deadline >= 0) {
-                return false;
-            }
+        boolean held;
+        while (!(held = cmp.test(load(offset, bytes), value)) && System.nanoTime() - deadline < 0) {
             w.pause();
         }
-        return true;
+        profiler.waitEnd(e, "shmem_wait_until");
+        return held;
     }
 
     /** A group of elements: {@code n} elements of {@code bytes} from {@code base}, with optional exclusions. */
@@ -131,10 +138,12 @@ public final class PointToPointSync {
 
     public void waitAll(String routine, Group g, Cmp cmp, IntToLongFunction value) {
         if (!testAll(g, cmp, value)) {
+            WaitEvent e = profiler.waitBegin();
             WaitPolicy.Waiter w = waiter(routine, () -> testAll(g, cmp, value));
             while (!testAll(g, cmp, value)) {
                 w.pause();
             }
+            profiler.waitEnd(e, routine);
         }
     }
 
@@ -144,10 +153,12 @@ public final class PointToPointSync {
         }
         long found = testAny(g, cmp, value);
         if (found < 0) {
+            WaitEvent e = profiler.waitBegin();
             WaitPolicy.Waiter w = waiter(routine, () -> testAny(g, cmp, value) >= 0);
             while ((found = testAny(g, cmp, value)) < 0) {
                 w.pause();
             }
+            profiler.waitEnd(e, routine);
         }
         return found;
     }
@@ -158,10 +169,12 @@ public final class PointToPointSync {
         }
         int found = testSome(g, indices, cmp, value);
         if (found == 0) {
+            WaitEvent e = profiler.waitBegin();
             WaitPolicy.Waiter w = waiter(routine, () -> testSome(g, new int[g.n()], cmp, value) > 0);
             while ((found = testSome(g, indices, cmp, value)) == 0) {
                 w.pause();
             }
+            profiler.waitEnd(e, routine);
         }
         return found;
     }

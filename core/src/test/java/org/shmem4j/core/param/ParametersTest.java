@@ -48,7 +48,8 @@ class ParametersTest {
                         "SHMEM_TEAMS_MAX", "SHMEM_COLLECTIVE_SCRATCH", "SHMEM_BARRIER_ALGORITHM", "SHMEM_BCAST_ALGORITHM",
                         "SHMEM_REDUCE_ALGORITHM", "SHMEM_COLLECT_ALGORITHM", "SHMEM_FCOLLECT_ALGORITHM",
                         "SHMEM_ALLTOALL_ALGORITHM", "SHMEM_SCAN_ALGORITHM", "SHMEM_BCAST_CROSSOVER",
-                        "SHMEM_REDUCE_CROSSOVER", "SHMEM_COLLECT_CROSSOVER", "SHMEM_ALLTOALL_CROSSOVER"),
+                        "SHMEM_REDUCE_CROSSOVER", "SHMEM_COLLECT_CROSSOVER", "SHMEM_ALLTOALL_CROSSOVER",
+                        "SHMEM_JFR_RMA_SIZE", "SHMEM_JFR_RMA_US"),
                 Parameters.all().stream().map(Parameter::name).toList());
         assertEquals(Params.ALL, Parameters.all());
         for (Parameter<?> p : List.of(Params.VERSION, Params.INFO, Params.DEBUG, Params.SYMMETRIC_SIZE)) {
