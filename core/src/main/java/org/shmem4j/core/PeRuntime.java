@@ -11,6 +11,7 @@ import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.core.coll.CollectivePolicy;
 import org.shmem4j.core.heap.SymmetricHeap;
+import org.shmem4j.core.info.BuildInfo;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.core.param.SizeParser;
@@ -234,8 +235,7 @@ final class PeRuntime extends ShmemBase {
         }
         PrintStream out = System.out;
         if (params.get(Params.VERSION)) {
-            out.println("shmem4j: OpenSHMEM " + MAJOR_VERSION + "." + MINOR_VERSION + " (" + VENDOR_STRING + "), "
-                    + npes + " PEs, Java " + Runtime.version());
+            out.println(BuildInfo.current().describe() + ", " + npes + " PEs, Java " + Runtime.version());
         }
         if (params.get(Params.INFO)) {
             out.println("shmem4j bootstrap: " + bootstrap);

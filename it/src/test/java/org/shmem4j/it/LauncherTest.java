@@ -1,6 +1,7 @@
 package org.shmem4j.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.shmem4j.core.info.BuildInfo;
 import org.shmem4j.examples.Hello;
 
 /** Launcher features seen from outside: tagged output, re-initialisation, the bin/oshrun script. */
@@ -50,25 +52,54 @@ class LauncherTest {
         assertEquals(Set.of(), Jobs.leakedShmFiles(shmBefore));
     }
 
-    /** The command of the README, with the jars the build made: {@code bin/oshrun -n 2 -cp examples.jar Hello}. */
-    @Test
-    void theOshrunScriptRunsAJobFromTheBuiltJars() {
+    /** The source tree's root, after checking that its bin/oshrun and the jars the build made are there. */
+    private static Path builtTree() {
         Path module = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
         Path root = module.getParent();
         Path script = root.resolve("bin/oshrun");
-        Path examplesJar = root.resolve("examples/target/shmem4j-examples.jar");
         var jars = List.of(root.resolve("core/target/shmem4j.jar"), root.resolve("launcher/target/shmem4j-launcher.jar"),
-                examplesJar);
+                root.resolve("examples/target/shmem4j-examples.jar"));
         assumeTrue(Files.isExecutable(script), () -> script + " is missing (not run from the it module of the source tree?)");
         for (Path jar : jars) {
             assumeTrue(Files.isRegularFile(jar), () -> jar + " is not built: this test needs the jars of `mvn verify`"
                     + " (or install), not just `mvn test`");
         }
+        return root;
+    }
+
+    /** The command of the README, with the jars the build made: {@code bin/oshrun -n 2 -cp examples.jar Hello}. */
+    @Test
+    void theOshrunScriptRunsAJobFromTheBuiltJars() {
+        Path root = builtTree();
+        Path examplesJar = root.resolve("examples/target/shmem4j-examples.jar");
         var r = Jobs.run("bin/oshrun Hello -n 2",
-                List.of(script.toString(), "-n", "2", "-cp", examplesJar.toString(), Hello.class.getName()), Map.of(),
-                Jobs.BOUND);
+                List.of(root.resolve("bin/oshrun").toString(), "-n", "2", "-cp", examplesJar.toString(), Hello.class.getName()),
+                Map.of(), Jobs.BOUND);
         assertEquals(0, r.exit(), r::describe);
         assertEquals(List.of("Hello from PE 0 of 2", "Hello from PE 1 of 2"), sorted(r.stdout()), r::describe);
         assertEquals(List.of(), r.stderr(), r::describe);
+    }
+
+    /** {@code oshrun --version} and {@code --info} answer and start nothing; an invalid variable makes --info fail. */
+    @Test
+    void theOshrunScriptAnswersVersionAndInfo() {
+        String script = builtTree().resolve("bin/oshrun").toString();
+        var version = Jobs.run("bin/oshrun --version", List.of(script, "--version"), Map.of(), Jobs.BOUND);
+        assertEquals(0, version.exit(), version::describe);
+        assertEquals(List.of(BuildInfo.current().describe()), version.stdout(), version::describe);
+        assertEquals(List.of(), version.stderr(), version::describe);
+
+        var info = Jobs.run("bin/oshrun --info", List.of(script, "--info"), Map.of("SHMEM_TEAMS_MAX", "64"), Jobs.BOUND);
+        assertEquals(0, info.exit(), info::describe);
+        assertEquals(BuildInfo.current().describe(), info.stdout().getFirst(), info::describe);
+        for (String expected : List.of("  shared memory:", "  network ucx:", "  PMIx:", "  barrier:", "  reduce:")) {
+            assertTrue(info.stdout().stream().anyMatch(l -> l.startsWith(expected)), () -> expected + " missing: " + info.describe());
+        }
+        assertTrue(info.stdout().stream().anyMatch(l -> l.matches("  SHMEM_TEAMS_MAX +64 +256 +SHMEM_TEAMS_MAX .*")), info::describe);
+        assertEquals(List.of(), info.stderr(), info::describe); // no native-access warning: the script grants it
+
+        var invalid = Jobs.run("bin/oshrun --info", List.of(script, "--info"), Map.of("SHMEM_TEAMS_MAX", "many"), Jobs.BOUND);
+        assertEquals(1, invalid.exit(), invalid::describe);
+        assertTrue(invalid.stdout().stream().anyMatch(l -> l.contains("SHMEM_TEAMS_MAX='many'")), invalid::describe);
     }
 }
