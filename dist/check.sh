@@ -12,7 +12,7 @@ tar -xzf "$tarball" -C "$tmp/unpacked"
 dist=$(echo "$tmp"/unpacked/shmem4j-*)
 fail() { echo "FAIL: distribution: $*" >&2; exit 1; }
 for f in LICENSE README.md bin/oshrun bin/shmem4j-info lib/shmem4j.jar lib/shmem4j-launcher.jar \
-    examples/shmem4j-examples.jar examples/src/org/shmem4j/examples/Hello.java; do
+    examples/shmem4j-examples.jar examples/src/org/shmem4j/examples/Hello.java docs/c-to-java.md; do
   [ -e "$dist/$f" ] || fail "$f is missing"
 done
 grep -q 'Apache License' "$dist/LICENSE" || fail "LICENSE is not the Apache License"
