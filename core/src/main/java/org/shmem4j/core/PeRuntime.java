@@ -230,7 +230,7 @@ final class PeRuntime extends ShmemBase {
     }
 
     private void announce() {
-        if (me != 0) {
+        if (me != 0 || !slot.firstAnnouncement()) {
             return;
         }
         PrintStream out = System.out;
@@ -239,7 +239,7 @@ final class PeRuntime extends ShmemBase {
         }
         if (params.get(Params.INFO)) {
             out.println("shmem4j bootstrap: " + bootstrap);
-            out.print("shmem4j parameters (environment variables):\n" + params.infoText());
+            out.print(params.infoText());
         }
         if (debug && !params.unknownVariables().isEmpty()) {
             System.err.println("shmem4j: warning: unknown variables ignored: " + params.unknownVariables());

@@ -12,6 +12,7 @@ public final class PeSlot {
     private final Supplier<Bootstrap> connect;
     private Bootstrap bootstrap;
     private PeRuntime current;
+    private boolean announced;
 
     /** @param connect makes the bootstrap on the first init (a query must not connect to a launcher) */
     public PeSlot(Supplier<Bootstrap> connect) {
@@ -31,5 +32,12 @@ public final class PeSlot {
 
     synchronized void set(PeRuntime runtime) {
         current = runtime;
+    }
+
+    /** True the first time only: what a PE prints at start-up (SHMEM_VERSION, SHMEM_INFO) it prints once, not per init. */
+    synchronized boolean firstAnnouncement() {
+        boolean first = !announced;
+        announced = true;
+        return first;
     }
 }
