@@ -12,6 +12,7 @@ import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.core.coll.CollectivePolicy;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.jfr.Profiler;
+import org.shmem4j.core.info.BuildInfo;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.core.param.SizeParser;
@@ -257,17 +258,16 @@ final class PeRuntime extends ShmemBase {
     }
 
     private void announce() {
-        if (me != 0) {
+        if (me != 0 || !slot.firstAnnouncement()) {
             return;
         }
         PrintStream out = System.out;
         if (params.get(Params.VERSION)) {
-            out.println("shmem4j: OpenSHMEM " + MAJOR_VERSION + "." + MINOR_VERSION + " (" + VENDOR_STRING + "), "
-                    + npes + " PEs, Java " + Runtime.version());
+            out.println(BuildInfo.current().describe() + ", " + npes + " PEs, Java " + Runtime.version());
         }
         if (params.get(Params.INFO)) {
             out.println("shmem4j bootstrap: " + bootstrap);
-            out.print("shmem4j parameters (environment variables):\n" + params.infoText());
+            out.print(params.infoText());
         }
         if (debug && !params.unknownVariables().isEmpty()) {
             System.err.println("shmem4j: warning: unknown variables ignored: " + params.unknownVariables());

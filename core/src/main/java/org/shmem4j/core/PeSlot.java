@@ -14,6 +14,7 @@ public final class PeSlot {
     private PeRuntime current;
     /** Set by start_pes: the program's end finalizes the PE (implicit finalization). */
     private boolean finalizeAtEnd;
+    private boolean announced;
 
     /** @param connect makes the bootstrap on the first init (a query must not connect to a launcher) */
     public PeSlot(Supplier<Bootstrap> connect) {
@@ -44,5 +45,12 @@ public final class PeSlot {
         PeRuntime r = finalizeAtEnd ? current : null;
         finalizeAtEnd = false;
         return r;
+    }
+
+    /** True the first time only: what a PE prints at start-up (SHMEM_VERSION, SHMEM_INFO) it prints once, not per init. */
+    synchronized boolean firstAnnouncement() {
+        boolean first = !announced;
+        announced = true;
+        return first;
     }
 }

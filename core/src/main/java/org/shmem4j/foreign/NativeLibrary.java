@@ -33,6 +33,15 @@ public record NativeLibrary<T>(T library, String failure) {
         }
     }
 
+    /** Calls {@code fn}, a bound C function without arguments that returns a C string, e.g. a version. */
+    public static String string(MethodHandle fn) {
+        try {
+            return ((MemorySegment) fn.invokeExact()).reinterpret(1024).getString(0);
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
     /**
      * Binds function {@code name} of {@code lookup}; a missing one is an {@link UnsatisfiedLinkError}
      * naming it and {@code needed} (the version the binding was written for).

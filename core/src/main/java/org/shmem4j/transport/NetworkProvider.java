@@ -11,6 +11,15 @@ public interface NetworkProvider {
     String name();
 
     /**
+     * Whether this machine can run the engine, for {@code oshrun --info}: its native library and
+     * version (e.g. {@code "UCX 1.13.1"}), or {@code "not available: "} and why. May load the
+     * engine's native library.
+     */
+    default String availability() {
+        return "available";
+    }
+
+    /**
      * Collective over every PE of the job (each calls it once, in the same order as the other
      * start-up exchanges): registers this PE's region and connects to the PEs the setup marks
      * remote. On failure every PE must learn of it (the exchange still completes) and throw.

@@ -51,15 +51,33 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         }
     }
 
-    /** Thrown by {@link #parse} for {@code -h}/{@code --help}. */
+    /**
+     * Thrown by {@link #parse} for an option that asks a question instead of starting a job:
+     * {@code -h}/{@code --help}, {@code --version} or {@code --info}.
+     */
     public static final class HelpRequested extends Exception {
         private static final long serialVersionUID = 1L;
+
+        /** What was asked. */
+        public enum Topic { USAGE, VERSION, INFO }
+
+        private final Topic topic;
+
+        HelpRequested(Topic topic) {
+            this.topic = topic;
+        }
+
+        /** What was asked. */
+        public Topic topic() {
+            return topic;
+        }
     }
 
     public static final String USAGE = """
             Usage: oshrun -n N [--hostfile FILE | --host H1[:K],H2[:K],...] [--map-by slot|node] [--ssh CMD]
                           [--rendezvous-address ADDR] [--nodes K] [--hosts H] [--oversubscribe] [--tag-output]
                           [--timeout SECONDS] [--jfr DIR] [JVM options...] (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
+                   oshrun --info | --version | --help
 
             Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them: on this
             machine, over ssh on the hosts of --hostfile or --host, or, inside a Slurm allocation
@@ -95,6 +113,10 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                                  JFR's default settings plus shmem4j's events (shmem_pcontrol chooses
                                  their detail)
               -h, --help         print this help
+              --version          print the version of shmem4j (and its git commit)
+              --info             print what shmem4j finds here: version, JDK, transports (shared
+                                 memory and its free space, UCX), PMIx, every SHMEM_* parameter
+                                 with its default and current value, the collective algorithms
               JVM options        -X..., -XX:..., -D..., -ea/-da/-esa/-dsa, -verbose..., -agentlib:,
                                  -agentpath:, -javaagent:, and the JDK's -- options (--add-opens,
                                  --enable-native-access=ALL-UNNAMED, --enable-preview, ...); given to
@@ -166,7 +188,9 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
             }
             String a = args.get(i);
             switch (a) {
-                case "-h", "--help", "-help" -> throw new HelpRequested();
+                case "-h", "--help", "-help" -> throw new HelpRequested(HelpRequested.Topic.USAGE);
+                case "--version" -> throw new HelpRequested(HelpRequested.Topic.VERSION);
+                case "--info" -> throw new HelpRequested(HelpRequested.Topic.INFO);
                 case "-n", "-np", "--np" -> {
                     String v = value(args, i++, a);
                     try {

@@ -23,6 +23,8 @@ import java.util.concurrent.TimeoutException;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.PeMain;
+import org.shmem4j.core.info.BuildInfo;
+import org.shmem4j.core.info.InfoReport;
 
 /**
  * {@code oshrun}: starts the PEs of one OpenSHMEM job as JVMs, serves their rendezvous, forwards
@@ -60,8 +62,7 @@ public final class Oshrun {
         try {
             opts = LaunchOptions.parse(args);
         } catch (LaunchOptions.HelpRequested h) {
-            System.out.print(LaunchOptions.USAGE);
-            return 0;
+            return answer(h.topic());
         } catch (LaunchOptions.UsageException e) {
             log.println("oshrun: " + e.getMessage());
             log.println("Try 'oshrun --help' for more information.");
@@ -232,6 +233,20 @@ public final class Oshrun {
             Thread.currentThread().interrupt();
             return 1;
         }
+    }
+
+    /** Prints the answer to {@code --help}, {@code --version} or {@code --info}; returns the exit status. */
+    private static int answer(LaunchOptions.HelpRequested.Topic topic) {
+        switch (topic) {
+            case USAGE -> System.out.print(LaunchOptions.USAGE);
+            case VERSION -> System.out.println(BuildInfo.current().describe());
+            case INFO -> {
+                InfoReport report = InfoReport.of(System.getenv());
+                System.out.print(report.text());
+                return report.valid() ? 0 : 1;
+            }
+        }
+        return 0;
     }
 
     private static Thread forward(java.io.InputStream in, OutputStream sink, int rank, String kind, boolean tag) {

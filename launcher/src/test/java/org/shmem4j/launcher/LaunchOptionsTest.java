@@ -24,6 +24,16 @@ class LaunchOptionsTest {
     }
 
     @Test
+    void helpVersionAndInfoAreQuestionsNotJobs() {
+        var topics = java.util.Map.of("--help", LaunchOptions.HelpRequested.Topic.USAGE,
+                "--version", LaunchOptions.HelpRequested.Topic.VERSION, "--info", LaunchOptions.HelpRequested.Topic.INFO);
+        topics.forEach((option, topic) -> {
+            var asked = assertThrows(LaunchOptions.HelpRequested.class, () -> LaunchOptions.parse(List.of(option)), option);
+            assertEquals(topic, asked.topic(), option);
+        });
+    }
+
+    @Test
     void jvmOptionsPassThrough(@TempDir Path dir) throws Exception {
         List<String> jvm = List.of("-Xmx1g", "-XX:+UseSerialGC", "-Dkey=value", "-ea", "-verbose:gc",
                 "--enable-native-access=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--enable-preview");

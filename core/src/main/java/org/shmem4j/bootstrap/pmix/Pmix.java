@@ -45,6 +45,12 @@ final class Pmix {
     static final String KEY_COLLECT_DATA = "pmix.collect";
     static final String KEY_TIMEOUT = "pmix.timeout";
 
+    /** The loaded library's version string, or why PMIx cannot be used here. */
+    static String describe() {
+        return Library.FAILURE != null ? "not available: " + Library.FAILURE
+                : NativeLibrary.string(Library.INSTANCE.version);
+    }
+
     /** The loaded library, or an exception naming {@code routine} and saying what to install or enable. */
     static Library lib(String routine) {
         if (Library.FAILURE != null) {
@@ -64,7 +70,7 @@ final class Pmix {
         final MethodHandle init, finalize, abort, put, commit, fence, get;
         /** Optional: an older or trimmed library still works without them (error codes stay numeric, values leak). */
         final Optional<MethodHandle> errorString, valueDestruct;
-        final MethodHandle free;
+        final MethodHandle free, version;
 
         private Library() {
             Linker linker = Linker.nativeLinker();
@@ -75,6 +81,7 @@ final class Pmix {
             put = bind(linker, pmix, "PMIx_Put", FunctionDescriptor.of(JAVA_INT, JAVA_BYTE, ADDRESS, ADDRESS));
             commit = bind(linker, pmix, "PMIx_Commit", FunctionDescriptor.of(JAVA_INT));
             fence = bind(linker, pmix, "PMIx_Fence", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
+            version = bind(linker, pmix, "PMIx_Get_version", FunctionDescriptor.of(ADDRESS));
             get = bind(linker, pmix, "PMIx_Get", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
             errorString = pmix.find("PMIx_Error_string")
                     .map(s -> linker.downcallHandle(s, FunctionDescriptor.of(ADDRESS, JAVA_INT)));

@@ -78,6 +78,15 @@ public final class PmixBootstrap extends JobMember {
         this.arrivalTimeoutS = Parameters.from(System.getenv(), List.of(Params.BOOTSTRAP_TIMEOUT_S)).get(Params.BOOTSTRAP_TIMEOUT_S);
     }
 
+    /**
+     * Whether PEs can bootstrap through PMIx here, for {@code oshrun --info}: the version of
+     * {@code libpmix.so.2} (e.g. {@code "OpenPMIx 4.2.2 ..."}) or {@code "not available: "} and why.
+     * Loads the library but does not initialize it.
+     */
+    public static String libraryStatus() {
+        return Pmix.describe();
+    }
+
     /** True when {@code env} shows a PMIx server that started this process. */
     public static boolean inEnvironment(Map<String, String> env) {
         return env.containsKey(NAMESPACE_VAR) && env.containsKey(RANK_VAR)

@@ -51,7 +51,26 @@ public final class CollectiveCatalog {
 
     /** The choices of an algorithm parameter: {@code auto} first, then the algorithms' names. */
     public static List<String> choices(Map<String, ? extends Algorithms.Named> catalog) {
-        return java.util.stream.Stream.concat(java.util.stream.Stream.of("auto"), catalog.keySet().stream().sorted()).toList();
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of("auto"), names(catalog).stream()).toList();
+    }
+
+    private static List<String> names(Map<String, ?> catalog) {
+        return catalog.keySet().stream().sorted().toList();
+    }
+
+    /**
+     * Every algorithm's name (without {@code auto}), sorted, per collective: barrier, broadcast,
+     * collect (also fcollect), alltoall (also alltoalls), reduce, scan.
+     */
+    public static Map<String, List<String>> byCollective() {
+        Map<String, List<String>> all = new LinkedHashMap<>();
+        all.put("barrier", names(BARRIER));
+        all.put("broadcast", names(BROADCAST));
+        all.put("collect", names(COLLECT));
+        all.put("alltoall", names(ALLTOALL));
+        all.put("reduce", names(REDUCE));
+        all.put("scan", names(SCAN));
+        return all;
     }
 
     public static List<String> barrierChoices() {

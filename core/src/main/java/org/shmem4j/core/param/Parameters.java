@@ -142,17 +142,18 @@ public final class Parameters {
     }
 
     /**
-     * The text printed when {@code SHMEM_INFO} is set: a table with one row per parameter
-     * (variable, value, source, kind, description), followed by the deprecated aliases.
+     * The text printed when {@code SHMEM_INFO} is set (and by {@code oshrun --info}): a table with
+     * one row per parameter (variable, value, default, source, kind, description), followed by the
+     * deprecated aliases.
      *
      * @return the table, lines separated by {@code '\n'}, ending with a newline
      */
     public String infoText() {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"VARIABLE", "VALUE", "SOURCE", "KIND", "DESCRIPTION"});
+        rows.add(new String[] {"VARIABLE", "VALUE", "DEFAULT", "SOURCE", "KIND", "DESCRIPTION"});
         List<String> aliases = new ArrayList<>();
         for (Parameter<?> p : registry) {
-            rows.add(new String[] {p.name(), formatValue(p), source(p),
+            rows.add(new String[] {p.name(), formatValue(p), formatDefault(p), source(p),
                 p.kind() == Parameter.Kind.SPEC ? "spec" : "shmem4j", p.description()});
             p.alias().ifPresent(a -> aliases.add(a + " -> " + p.name()));
         }
@@ -220,5 +221,9 @@ public final class Parameters {
     // Captures the wildcard so the value can be handed back to its own parameter's formatter.
     private <T> String formatValue(Parameter<T> p) {
         return p.format(get(p));
+    }
+
+    private static <T> String formatDefault(Parameter<T> p) {
+        return p.format(p.defaultValue());
     }
 }

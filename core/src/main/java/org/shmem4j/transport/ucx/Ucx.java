@@ -66,6 +66,12 @@ final class Ucx {
         return Library.FAILURE == null ? Optional.empty() : Optional.of(Library.FAILURE);
     }
 
+    /** The loaded library's version, e.g. {@code "1.13.1"}, or why UCX cannot be used here. */
+    static String describe() {
+        return unavailable().map(why -> "not available: " + why)
+                .orElseGet(() -> "UCX " + NativeLibrary.string(Library.INSTANCE.versionString));
+    }
+
     /** The loaded library, or an exception saying what to install or enable. */
     static Library lib() {
         if (Library.FAILURE != null) {
@@ -87,7 +93,7 @@ final class Ucx {
         final MethodHandle epCreate, epCloseNbx, epFlushNbx, epRkeyUnpack, rkeyDestroy;
         final MethodHandle memMap, memUnmap, rkeyPack, rkeyBufferRelease;
         final MethodHandle putNbx, getNbx, atomicOpNbx, requestCheckStatus, requestFree;
-        final MethodHandle statusString, poll;
+        final MethodHandle statusString, poll, versionString;
 
         private Library() {
             Linker linker = Linker.nativeLinker();
@@ -115,6 +121,7 @@ final class Ucx {
                 throw new IllegalStateException(t);
             }
             statusString = s.fn("ucs_status_string", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+            versionString = b.fn("ucp_get_version_string", FunctionDescriptor.of(ADDRESS));
             configRead = b.fn("ucp_config_read", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
             configModify = b.fn("ucp_config_modify", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
             configRelease = b.fn("ucp_config_release", FunctionDescriptor.ofVoid(ADDRESS));

@@ -12,6 +12,11 @@ public final class UcxProvider implements NetworkProvider {
     }
 
     @Override
+    public String availability() {
+        return Ucx.describe();
+    }
+
+    @Override
     public Transport open(NetworkSetup setup) {
         return UcxTransport.open(setup);
     }

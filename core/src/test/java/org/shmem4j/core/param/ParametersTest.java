@@ -213,24 +213,24 @@ class ParametersTest {
         String text = p.infoText();
         List<String> lines = text.lines().toList();
         assertEquals("shmem4j environment parameters:", lines.getFirst());
-        assertEquals(List.of("VARIABLE", "VALUE", "SOURCE", "KIND", "DESCRIPTION"), cells(lines.get(1)));
+        assertEquals(List.of("VARIABLE", "VALUE", "DEFAULT", "SOURCE", "KIND", "DESCRIPTION"), cells(lines.get(1)));
         assertEquals(2 + Parameters.all().size() + 1, lines.size());
         for (int i = 0; i < Parameters.all().size(); i++) {
             Parameter<?> param = Parameters.all().get(i);
             List<String> row = cells(lines.get(2 + i));
             assertEquals(param.name(), row.get(0));
-            assertEquals(p.source(param), row.get(2));
-            assertEquals(param.description(), row.get(4));
+            assertEquals(p.source(param), row.get(3));
+            assertEquals(param.description(), row.get(5));
         }
-        assertEquals(List.of("SHMEM_SYMMETRIC_SIZE", "1073741824 (1g)", "SMA_SYMMETRIC_SIZE", "spec",
+        assertEquals(List.of("SHMEM_SYMMETRIC_SIZE", "1073741824 (1g)", "134217728 (128m)", "SMA_SYMMETRIC_SIZE", "spec",
                         Params.SYMMETRIC_SIZE.description()), rowNamed(lines, "SHMEM_SYMMETRIC_SIZE"));
-        assertEquals(List.of("SHMEM_INFO", "true", "SHMEM_INFO", "spec",
+        assertEquals(List.of("SHMEM_INFO", "true", "false", "SHMEM_INFO", "spec",
                         Params.INFO.description()), rowNamed(lines, "SHMEM_INFO"));
-        assertEquals(List.of("SHMEM_WAIT_SPINS", "10", "SHMEM_WAIT_SPINS", "shmem4j",
+        assertEquals(List.of("SHMEM_WAIT_SPINS", "10", "4000", "SHMEM_WAIT_SPINS", "shmem4j",
                         Params.WAIT_SPINS.description()), rowNamed(lines, "SHMEM_WAIT_SPINS"));
-        assertEquals(List.of("SHMEM_SHM_DIR", "/dev/shm", "default", "shmem4j",
+        assertEquals(List.of("SHMEM_SHM_DIR", "/dev/shm", "/dev/shm", "default", "shmem4j",
                         Params.SHM_DIR.description()), rowNamed(lines, "SHMEM_SHM_DIR"));
-        assertEquals(List.of("SHMEM_RESERVED_SIZE", "33554432 (32m)", "default", "shmem4j",
+        assertEquals(List.of("SHMEM_RESERVED_SIZE", "33554432 (32m)", "33554432 (32m)", "default", "shmem4j",
                         Params.RESERVED_SIZE.description()), rowNamed(lines, "SHMEM_RESERVED_SIZE"));
         assertEquals("Deprecated aliases, read only when the SHMEM_ variable is unset: "
                 + "SMA_VERSION -> SHMEM_VERSION, SMA_INFO -> SHMEM_INFO, SMA_DEBUG -> SHMEM_DEBUG, "

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Uses the distribution as a user who has only it and a JDK 25 would: unpacks the tarball into a
+# temporary directory, and from another directory compiles a program against lib/ with javac, runs
+# it on 4 PEs with bin/oshrun, runs an example, and asks bin/oshrun --version and bin/shmem4j-info.
+# Run by the dist module's integration-test phase (mvn verify); usage: dist/check.sh TARBALL
+set -euo pipefail
+tarball=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/unpacked" "$tmp/work"
+tar -xzf "$tarball" -C "$tmp/unpacked"
+dist=$(echo "$tmp"/unpacked/shmem4j-*)
+fail() { echo "FAIL: distribution: $*" >&2; exit 1; }
+for f in LICENSE README.md bin/oshrun bin/shmem4j-info lib/shmem4j.jar lib/shmem4j-launcher.jar \
+    examples/shmem4j-examples.jar examples/src/org/shmem4j/examples/Hello.java docs/c-to-java.md; do
+  [ -e "$dist/$f" ] || fail "$f is missing"
+done
+grep -q 'Apache License' "$dist/LICENSE" || fail "LICENSE is not the Apache License"
+
+cd "$tmp/work"
+. "$dist/bin/jdk25.sh"
+find_jdk25
+cat > Ring.java <<'JAVA'
+import java.lang.foreign.ValueLayout;
+import org.shmem4j.Shmem;
+import org.shmem4j.SymmetricIntArray;
+
+public class Ring {
+    public static void main(String[] args) {
+        try (Shmem shmem = Shmem.init()) {
+            int me = shmem.myPe(), n = shmem.nPes();
+            try (SymmetricIntArray got = shmem.calloc(ValueLayout.JAVA_INT, 1)) {
+                shmem.p(got, 0, me, (me + 1) % n);
+                shmem.barrierAll();
+                System.out.println("PE " + me + " of " + n + " got " + got.get(0));
+            }
+        }
+    }
+}
+JAVA
+"$JAVA25/bin/javac" -cp "$dist/lib/shmem4j.jar" -d classes Ring.java
+out=$("$dist/bin/oshrun" -n 4 --oversubscribe --timeout 60 -cp classes Ring | sort)
+expected=$(printf 'PE 0 of 4 got 3\nPE 1 of 4 got 0\nPE 2 of 4 got 1\nPE 3 of 4 got 2')
+[ "$out" = "$expected" ] || fail "Ring on 4 PEs printed:
+$out"
+echo "distribution: javac against lib/ and bin/oshrun -n 4 from $tmp/work:"
+echo "$out" | sed 's/^/  /'
+
+out=$("$dist/bin/oshrun" -n 2 --timeout 60 -cp "$dist/examples/shmem4j-examples.jar" org.shmem4j.examples.Hello | sort)
+[ "$out" = "$(printf 'Hello from PE 0 of 2\nHello from PE 1 of 2')" ] || fail "the Hello example printed:
+$out"
+
+version=$("$dist/bin/oshrun" --version)
+[[ "$version" == "shmem4j "*", OpenSHMEM 1.6" ]] || fail "oshrun --version printed: $version"
+info=$("$dist/bin/shmem4j-info")
+grep -qx "  library: *$dist/lib/shmem4j.jar" <<<"$info" || fail "shmem4j-info does not name lib/shmem4j.jar:
+$info"
+grep -q '^  SHMEM_SYMMETRIC_SIZE ' <<<"$info" || fail "shmem4j-info lists no parameters"
+echo "distribution: OK ($version)"
