@@ -49,8 +49,7 @@ int main(int argc, char **argv) {
             for (int j = 0; j < cw; j++)
                 for (int i = 0; i < cw; i++) b[from * cw + i + (size_t) order * j] += w[i + (size_t) cw * j];
         }
-        for (int j = 0; j < cw; j++)
-            for (int i = 0; i < order; i++) a[i + (size_t) order * j] += 1.0;
+        for (size_t c = 0; c < (size_t) order * cw; c++) a[c] += 1.0;
         if (npes > 1) shmem_barrier_all();
     }
     double time = apps_reduce(wtime() - start, 1);

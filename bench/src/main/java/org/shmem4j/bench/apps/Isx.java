@@ -20,6 +20,32 @@ final class Isx {
     private Isx() {
     }
 
+    /**
+     * Counts the keys per destination PE, turns the counts into offsets, and copies the keys into
+     * {@code send} bucket after bucket; {@code offsets} ends as each bucket's end.
+     */
+    private static void bucketize(int[] keys, int[] bucketSizes, int[] offsets, int[] send) {
+        java.util.Arrays.fill(bucketSizes, 0);
+        for (int key : keys) {
+            bucketSizes[key / BUCKET_WIDTH]++;
+        }
+        for (int b = 0, sum = 0; b < bucketSizes.length; b++) {
+            offsets[b] = sum;
+            sum += bucketSizes[b];
+        }
+        for (int key : keys) {
+            send[offsets[key / BUCKET_WIDTH]++] = key;
+        }
+    }
+
+    /** The local counting sort: how often each key value of this PE's range arrived. */
+    private static void countLocal(IntUnaryOperator recv, int received, int base, int[] counts) {
+        java.util.Arrays.fill(counts, 0);
+        for (int k = 0; k < received; k++) {
+            counts[recv.applyAsInt(k) - base]++;
+        }
+    }
+
     static boolean run(Apps app, Shmem shmem, int iterations, int keysPerPe) {
         int npes = app.npes, me = app.me;
         int capacity = keysPerPe + keysPerPe / 8 + 1024;
@@ -48,18 +74,7 @@ final class Isx {
                 shmem.barrierAll();
                 start = Apps.wtime();
             }
-            java.util.Arrays.fill(bucketSizes, 0);
-            for (int k = 0; k < keysPerPe; k++) {
-                bucketSizes[keys[k] / BUCKET_WIDTH]++;
-            }
-            for (int b = 0, sum = 0; b < npes; b++) {
-                offsets[b] = sum;
-                sum += bucketSizes[b];
-            }
-            for (int k = 0; k < keysPerPe; k++) {
-                int key = keys[k];
-                sendBuf[offsets[key / BUCKET_WIDTH]++] = key;
-            }
+            bucketize(keys, bucketSizes, offsets, sendBuf);
             for (int i = 0; i < npes; i++) {
                 int target = (me + i) % npes, count = bucketSizes[target], from = offsets[target] - count;
                 if (recvSym == null) { // the plain reference run: one PE, the "exchange" is a copy
@@ -77,11 +92,7 @@ final class Isx {
                 shmem.barrierAll();
                 received = recvOffset.get(0);
             }
-            java.util.Arrays.fill(counts, 0);
-            int base = me * BUCKET_WIDTH;
-            for (int k = 0; k < received; k++) {
-                counts[recv.applyAsInt(k) - base]++;
-            }
+            countLocal(recv, received, me * BUCKET_WIDTH, counts);
             if (recvSym != null) {
                 recvOffset.set(0, 0);
                 shmem.barrierAll(); // nobody adds to the next iteration's offset before it is reset

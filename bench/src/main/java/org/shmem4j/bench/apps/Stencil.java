@@ -67,12 +67,7 @@ final class Stencil {
             halo.exchange(iter);
             sweep(in, out, weight, Math.max(istart, R), Math.min(n - R - 1, iend), Math.max(jstart, R),
                     Math.min(n - R - 1, jend), istart, jstart, width, w2);
-            for (int j = 0; j < height; j++) {
-                for (int i = 0; i < width; i++) {
-                    int c = (i + R) + (j + R) * w2;
-                    in.set(c, in.get(c) + 1.0);
-                }
-            }
+            addOne(in, width, height, w2);
         }
         double time = app.max(Apps.wtime() - start);
 
@@ -114,6 +109,16 @@ final class Stencil {
                     }
                 }
                 out.set(rowOut + i, acc);
+            }
+        }
+    }
+
+    /** in(i,j) += 1 over the tile's own points. */
+    private static void addOne(Doubles in, int width, int height, int w2) {
+        for (int j = 0; j < height; j++) {
+            for (int i = 0; i < width; i++) {
+                int c = (i + R) + (j + R) * w2;
+                in.set(c, in.get(c) + 1.0);
             }
         }
     }

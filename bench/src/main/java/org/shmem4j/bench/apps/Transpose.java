@@ -56,12 +56,7 @@ final class Transpose {
                 shmem.waitUntil(flags, phase, Cmp.GE, iter + 1L);
                 addBlock(workIn, phase * cw * cw, b, order, cw, from * cw);
             }
-            for (int j = 0; j < cw; j++) {
-                for (int i = 0; i < order; i++) {
-                    int c = i + order * j;
-                    a.set(c, a.get(c) + 1.0);
-                }
-            }
+            addOne(a, order * cw);
             if (npes > 1) {
                 shmem.barrierAll();
             }
@@ -81,6 +76,13 @@ final class Transpose {
                 1e-6 * 2.0 * Double.BYTES * order * order / (time / iterations));
         app.line("# transpose %s: summed absolute error %.3e, %.4f s", ok ? "verified" : "FAILED", abserr, time);
         return ok;
+    }
+
+    /** A += 1 over the PE's block. */
+    private static void addOne(Doubles a, int n) {
+        for (int c = 0; c < n; c++) {
+            a.set(c, a.get(c) + 1.0);
+        }
     }
 
     /** B(rowBase + i, j) += A(aRow + j, i) for the cw x cw block, in tiles: the local phase. */

@@ -1,6 +1,7 @@
 package org.shmem4j.bench.jmh;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -19,6 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricDoubleArray;
 import org.shmem4j.SymmetricLongArray;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Per-element local access to symmetric arrays against the same loop over Java arrays (issue 13:
@@ -30,10 +33,12 @@ import org.shmem4j.SymmetricLongArray;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 4, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC"})
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "--add-modules=jdk.incubator.vector"})
 @OperationsPerInvocation(LocalAccess.N)
 public class LocalAccess {
     static final int N = 4096;
+    private static final int SIDE = 64; // N = SIDE * SIDE
+    private static final VectorSpecies<Double> SPECIES = DoubleVector.SPECIES_PREFERRED;
 
     private Shmem shmem;
     private SymmetricLongArray symLong;
@@ -119,6 +124,48 @@ public class LocalAccess {
         MemorySegment a = symA.elements();
         MemorySegment b = symB.elements();
         for (int i = 0; i < N; i++) {
+            b.setAtIndex(ValueLayout.JAVA_DOUBLE, i,
+                    3.0 * a.getAtIndex(ValueLayout.JAVA_DOUBLE, i) + b.getAtIndex(ValueLayout.JAVA_DOUBLE, i));
+        }
+    }
+
+    /** A transposing add over a 64 x 64 block, b(i, j) += a(j, i): strided int index expressions, as in the PRK transpose. */
+    @Benchmark
+    public void transposeJavaDouble() {
+        double[] a = javaA;
+        double[] b = javaB;
+        for (int i = 0; i < SIDE; i++) {
+            for (int j = 0; j < SIDE; j++) {
+                b[i + SIDE * j] += a[j + SIDE * i];
+            }
+        }
+    }
+
+    @Benchmark
+    public void transposeSymmetricDouble() {
+        SymmetricDoubleArray a = symA;
+        SymmetricDoubleArray b = symB;
+        for (int i = 0; i < SIDE; i++) {
+            for (int j = 0; j < SIDE; j++) {
+                int c = i + SIDE * j;
+                b.set(c, b.get(c) + a.get(j + SIDE * i));
+            }
+        }
+    }
+
+    /** The axpy with the Vector API on the symmetric arrays' segment views (what the JIT may not do by itself). */
+    @Benchmark
+    public void axpyVectorSegmentDouble() {
+        MemorySegment a = symA.elements();
+        MemorySegment b = symB.elements();
+        int i = 0;
+        for (int upper = SPECIES.loopBound(N); i < upper; i += SPECIES.length()) {
+            long at = (long) i * Double.BYTES;
+            DoubleVector.fromMemorySegment(SPECIES, a, at, ByteOrder.nativeOrder()).mul(3.0)
+                    .add(DoubleVector.fromMemorySegment(SPECIES, b, at, ByteOrder.nativeOrder()))
+                    .intoMemorySegment(b, at, ByteOrder.nativeOrder());
+        }
+        for (; i < N; i++) {
             b.setAtIndex(ValueLayout.JAVA_DOUBLE, i,
                     3.0 * a.getAtIndex(ValueLayout.JAVA_DOUBLE, i) + b.getAtIndex(ValueLayout.JAVA_DOUBLE, i));
         }
