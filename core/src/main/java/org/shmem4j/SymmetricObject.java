@@ -14,11 +14,17 @@ public abstract sealed class SymmetricObject implements AutoCloseable permits Sy
     private final Allocation allocation;
     private final long offset;
     private final long byteSize;
+    /**
+     * This PE's copy, sliced once: element accessors go through final fields only, so the JIT
+     * proves bounds and liveness once per loop instead of once per element.
+     */
+    final MemorySegment local;
 
     SymmetricObject(Allocation allocation) {
         this.allocation = allocation;
         this.offset = allocation.offset();
         this.byteSize = allocation.byteSize();
+        this.local = allocation.heap().localSlice(offset, byteSize);
     }
 
     /** The runtime's record of this block (for the library's own layers). */
@@ -47,13 +53,19 @@ public abstract sealed class SymmetricObject implements AutoCloseable permits Sy
     }
 
     /**
-     * This PE's own copy of the object, for local loads and stores. Remote PEs may write it at any
-     * time, so synchronise (barrier, wait) before reading data that others put. Each call makes a
-     * new slice: hot loops should keep the segment rather than call this per access.
+     * This PE's own copy of the object, for local loads and stores: a view of exactly
+     * {@link #byteSize()} bytes at the object's place in this PE's heap, the same view on every call.
+     * Remote PEs may write it at any time, so synchronise (barrier, wait) before reading data that
+     * others put.
+     *
+     * <p>The view checks its own bounds, and it stops working (an {@link IllegalStateException})
+     * when the library is finalized and the heap unmapped. It cannot know that the object was
+     * freed: after {@link #close()} it still reaches the same bytes, which the next allocation may
+     * reuse. Take it again after each allocation call rather than keeping it beyond the object.
      */
     public final MemorySegment segment() {
         checkLive("segment");
-        return allocation.heap().localSlice(offset, byteSize);
+        return local;
     }
 
     /**

@@ -39,7 +39,12 @@ public final class SymmetricHeap {
     }
 
     private static final long GRANULE = SymmetricAllocator.GRANULE;
-    private volatile boolean closed;
+    /**
+     * Plain, not volatile: element accessors read it per call and the JIT must be free to hoist
+     * that read out of their loops. Another thread of this PE still cannot touch the heap after
+     * finalize: unmapping closes the mapping's shared arena, which stops every thread's access.
+     */
+    private boolean closed;
     /** The live user blocks by offset and where the program allocated them; null unless {@link #recordOrigins()}. */
     private Map<Long, Origin> origins;
 

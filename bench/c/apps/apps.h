@@ -1,0 +1,62 @@
+/* Helpers shared by the C twins of bench/src/main/java/org/shmem4j/bench/apps (OpenSHMEM 1.4:
+ * the C peer is Open MPI's OSHMEM, which has no team reductions, so sums and maxima go through the
+ * active-set *_to_all routines with pSync/pWrk). */
+#ifndef APPS_H
+#define APPS_H
+
+#include <math.h>
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static long apps_psync[2][SHMEM_REDUCE_SYNC_SIZE];
+static double apps_pwrk[2][SHMEM_REDUCE_MIN_WRKDATA_SIZE > 1 ? SHMEM_REDUCE_MIN_WRKDATA_SIZE : 1];
+static double apps_src, apps_dst;
+static int apps_parity;
+
+static inline void apps_init(void) {
+    shmem_init();
+    for (int p = 0; p < 2; p++)
+        for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
+            apps_psync[p][i] = SHMEM_SYNC_VALUE;
+    shmem_barrier_all();
+}
+
+/* sum (max when want_max) of v over all PEs; alternating pSync/pWrk sets, so no barrier between calls */
+static inline double apps_reduce(double v, int want_max) {
+    int p = apps_parity ^= 1;
+    apps_src = v;
+    if (want_max)
+        shmem_double_max_to_all(&apps_dst, &apps_src, 1, 0, 0, shmem_n_pes(), apps_pwrk[p], apps_psync[p]);
+    else
+        shmem_double_sum_to_all(&apps_dst, &apps_src, 1, 0, 0, shmem_n_pes(), apps_pwrk[p], apps_psync[p]);
+    return apps_dst;
+}
+
+static inline double wtime(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* first index of block b of `blocks` over n points (the first n % blocks get one more) */
+static inline int block_start(int n, int blocks, int b) {
+    int base = n / blocks, extra = n % blocks;
+    return b * base + (b < extra ? b : extra);
+}
+
+static inline long arg(int argc, char **argv, int i, long dflt) {
+    return i < argc ? atol(argv[i]) : dflt;
+}
+
+static inline void *sym_calloc(size_t count, size_t size) {
+    void *p = shmem_calloc(count, size);
+    if (p == NULL && count > 0) {
+        fprintf(stderr, "shmem_calloc of %zu x %zu bytes failed (raise SHMEM_SYMMETRIC_SIZE)\n", count, size);
+        shmem_global_exit(1);
+    }
+    return p;
+}
+
+#endif

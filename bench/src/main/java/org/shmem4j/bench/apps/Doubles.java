@@ -1,0 +1,45 @@
+package org.shmem4j.bench.apps;
+
+import java.lang.foreign.ValueLayout;
+import org.shmem4j.Shmem;
+import org.shmem4j.SymmetricDoubleArray;
+
+/**
+ * A kernel's array of doubles: a symmetric array, or a Java array for the reference run that
+ * shows what the same kernel costs without the library. A process uses one kind only, so every
+ * call site stays monomorphic and the JIT inlines it to the plain access.
+ */
+sealed interface Doubles permits Doubles.Plain, Doubles.Sym {
+    double get(int i);
+
+    void set(int i, double v);
+
+    /** Collective when {@code symmetric} (a {@code shmem_calloc}); else a Java array. */
+    static Doubles allocate(Shmem shmem, boolean symmetric, int n) {
+        return symmetric ? new Sym(shmem.calloc(ValueLayout.JAVA_DOUBLE, n)) : new Plain(new double[n]);
+    }
+
+    record Plain(double[] a) implements Doubles {
+        @Override
+        public double get(int i) {
+            return a[i];
+        }
+
+        @Override
+        public void set(int i, double v) {
+            a[i] = v;
+        }
+    }
+
+    record Sym(SymmetricDoubleArray a) implements Doubles {
+        @Override
+        public double get(int i) {
+            return a.get(i);
+        }
+
+        @Override
+        public void set(int i, double v) {
+            a.set(i, v);
+        }
+    }
+}
