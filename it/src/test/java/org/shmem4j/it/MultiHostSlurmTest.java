@@ -87,7 +87,8 @@ class MultiHostSlurmTest {
     }
 
     private List<String> directCommand(Class<?> main, String... args) {
-        var srun = List.of("srun", "--mpi=pmix", "-N", "2", "--ntasks-per-node=2", "-n", Integer.toString(N), "--immediate=20");
+        var srun = List.of("srun", "--mpi=pmix", "-N", "2", "--ntasks-per-node=2", "-n", Integer.toString(N), "--immediate=20",
+                "--quiet"); // no "queued and waiting for resources" lines while the previous step winds down: only errors
         return tb.on(tb.hosts.getFirst(), MultiHost.JOB_BOUND_S, PmixJobs.command(srun, main, args));
     }
 

@@ -69,7 +69,7 @@ final class PrivateSlurm implements AutoCloseable {
 
     /** {@code srun --mpi=pmix -N 1 -n n}, its own wait for resources bounded too. */
     static List<String> srun(int n) {
-        return List.of("srun", "--mpi=pmix", "-N", "1", "-n", Integer.toString(n), "--immediate=20");
+        return List.of("srun", "--mpi=pmix", "-N", "1", "-n", Integer.toString(n), "--immediate=20", "--quiet");
     }
 
     private void configure() throws IOException {

@@ -39,7 +39,9 @@ final class SlurmStep {
         var cmd = new ArrayList<>(srun());
         // --input=all: oshrun's pipe to srun is every task's stdin, and its end (oshrun gone, even
         // by SIGKILL, which leaves srun running) ends them as it ends PEs started over ssh
-        cmd.addAll(List.of("--ntasks=" + pes, "--kill-on-bad-exit=1", "--mpi=none", "--export=ALL", "--input=all"));
+        // --quiet: srun's informational lines ("job N queued and waiting for resources" while an
+        // earlier step winds down) would be mixed into the PEs' stderr; its errors still show
+        cmd.addAll(List.of("--ntasks=" + pes, "--kill-on-bad-exit=1", "--mpi=none", "--export=ALL", "--input=all", "--quiet"));
         // a step waits for the allocation's resources (another step may hold them): not forever
         cmd.add("--immediate=" + startTimeoutS);
         if (label) {
