@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/run.sh - build (if needed) and run the shmem4j benchmarks, the Java counterparts of the
-# C peer's programs (../shared/peer), printing the same lines so peer/compare.py pairs them.
+# C peer's programs (bench/peer), printing the same lines so bench/peer/compare.py pairs them.
 #
 # Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate amo barrier coll gups
 #                                       team_create msgrate_threads (default: these ten, the C peer's
@@ -76,29 +76,7 @@ else
     mode="in-process threads (bin/oshrun not found)"
 fi
 
-# percent of all CPUs busy over the next half second (from /proc/stat)
-busy_pct() {
-    local a b
-    a=$(awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
-    sleep 0.5
-    b=$(awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
-    awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ");
-        busy = y[1] - x[1]; idle = y[2] - x[2];
-        printf "%d", (busy + idle > 0) ? 100 * busy / (busy + idle) : 0 }'
-}
-
-# wait (bounded by BENCH_IDLE_WAIT) until the machine is quiet; echo the last busy share seen
-wait_idle() {
-    local deadline=$(( $(date +%s) + ${BENCH_IDLE_WAIT:-60} )) pct
-    while :; do
-        pct=$(busy_pct)
-        if [ "$pct" -le 10 ] || [ "$(date +%s)" -ge "$deadline" ]; then
-            echo "$pct"
-            return
-        fi
-        sleep 2
-    done
-}
+. "$here/peer/idle.sh"
 
 echo "# shmem4j bench results, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null)"
 echo "# machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
@@ -124,7 +102,7 @@ mark_path() {
 run_one() {
     local label=$1 prog=$2 busy t0 rc secs
     shift 2
-    busy=$(wait_idle)
+    busy=$(wait_idle "${BENCH_IDLE_WAIT:-60}")
     t0=$(date +%s.%N)
     if [ $# -gt 0 ]; then
         timeout "$limit" "${launch[0]}" "$@" "${launch[@]:1}" "$prog" 2> "$errlog" | mark_path
