@@ -160,7 +160,9 @@ final class Figures {
         g.append(axis("x", figure.x())).append(axis("y", figure.y()));
         g.append(sizeTics(figure.x(), lines));
         // one x (or y) value would leave gnuplot an empty range to widen, with a warning
-        g.append(pointRange("x", figure.x(), lines.stream().flatMap(l -> l.points().keySet().stream()).toList()));
+        if (figure.x() == Axis.COUNT) {
+            g.append(pointRange("x", figure.x(), lines.stream().flatMap(l -> l.points().keySet().stream()).toList()));
+        }
         g.append(pointRange("y", figure.y(), lines.stream().flatMap(l -> l.points().values().stream()).toList()));
         for (int i = 0; i < lines.size(); i++) {
             g.append("$s").append(i).append(" << EOD\n");
@@ -199,9 +201,11 @@ final class Figures {
             return "";
         }
         String unit = axis == Axis.BYTES ? "B" : "";
-        return lines.stream().flatMap(l -> l.points().keySet().stream()).distinct().sorted()
-                .map(x -> quote(binary(x.longValue(), unit)) + " " + number(x))
-                .collect(Collectors.joining(", ", "set xtics (", ")\n"));
+        List<Double> xs = lines.stream().flatMap(l -> l.points().keySet().stream()).distinct().sorted().toList();
+        // half a step of 2 beyond the ends, so the end points and their tics are not on the border
+        return "set xrange [" + xs.getFirst() / Math.sqrt(2) + ":" + xs.getLast() * Math.sqrt(2) + "]\n"
+                + xs.stream().map(x -> quote(binary(x.longValue(), unit)) + " " + number(x))
+                        .collect(Collectors.joining(", ", "set xtics (", ")\n"));
     }
 
     /** {@code n} with a binary prefix when it is a multiple of 1024 ({@code 4 KiB}, {@code 1 Mi}). */
