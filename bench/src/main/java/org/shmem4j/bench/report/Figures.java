@@ -1,6 +1,7 @@
 package org.shmem4j.bench.report;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,9 +143,11 @@ final class Figures {
             subtitle.add(common.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
         }
         subtitle.add(bothSides ? "solid: Java (shmem4j), dashed: C peer (Open MPI OSHMEM)" : sidesOf(lines));
-        long fileCount = files.stream().filter(f -> f.measurements().stream().anyMatch(figure.selects())).count();
-        if (fileCount > 1) {
-            subtitle.add("medians over " + fileCount + " files");
+        Map<Side, Long> perSide = files.stream().filter(f -> f.measurements().stream().anyMatch(figure.selects()))
+                .collect(Collectors.groupingBy(ResultFile::side, () -> new EnumMap<>(Side.class), Collectors.counting()));
+        if (perSide.values().stream().anyMatch(n -> n > 1)) {
+            subtitle.add(perSide.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().label)
+                    .collect(Collectors.joining(" and ", "medians over ", " files")));
         }
 
         StringBuilder g = new StringBuilder();
@@ -205,7 +208,7 @@ final class Figures {
         // half a step of 2 beyond the ends, so the end points and their tics are not on the border
         return "set xrange [" + xs.getFirst() / Math.sqrt(2) + ":" + xs.getLast() * Math.sqrt(2) + "]\n"
                 + xs.stream().map(x -> quote(binary(x.longValue(), unit)) + " " + number(x))
-                        .collect(Collectors.joining(", ", "set xtics (", ")\n"));
+                        .collect(Collectors.joining(", ", "set xtics rotate by 30 right (", ")\n"));
     }
 
     /** {@code n} with a binary prefix when it is a multiple of 1024 ({@code 4 KiB}, {@code 1 Mi}). */

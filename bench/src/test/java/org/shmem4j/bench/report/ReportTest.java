@@ -220,7 +220,7 @@ class ReportTest {
         assertTrue(gp.contains("$s2 using 1:2 with linespoints lc 1 dt 2 pt 6 lw 1.5 title \"C put_lat\""), gp);
         assertTrue(gp.contains("$s1 using 1:2 with linespoints lc 2 dt 1 pt 7 lw 1.5 title \"Java get_lat\""), gp);
         assertTrue(gp.contains("solid: Java (shmem4j), dashed: C peer"), gp);
-        assertTrue(gp.contains("set xtics (\"8 B\" 8, \"1 KiB\" 1024, \"1 MiB\" 1048576)\n"), gp);
+        assertTrue(gp.contains("set xtics rotate by 30 right (\"8 B\" 8, \"1 KiB\" 1024, \"1 MiB\" 1048576)\n"), gp);
         assertEquals("1 Ki", Figures.binary(1024, ""));
         assertEquals("3 KiB", Figures.binary(3072, "B"));
         assertEquals("1000 B", Figures.binary(1000, "B"));
@@ -247,6 +247,8 @@ class ReportTest {
         List<Series> s = Figures.series(figure("team_create"), List.of(ResultFile.read(JAVA), ResultFile.read(JAVA4)));
         assertEquals(List.of("op=dup", "op=halving"), s.stream().map(Series::label).toList());
         assertEquals(new TreeMap<>(Map.of(2.0, 9.5, 4.0, 30.0)), s.getFirst().points());
+        String gp = Figures.script(figure("team_create"), List.of(ResultFile.read(JAVA), ResultFile.read(JAVA4), ResultFile.read(C)));
+        assertTrue(gp.contains("\\nteams=64, Java (shmem4j), medians over 2 Java files\""), gp);
         List<Series> m = Figures.series(figure("msgrate_threads"), List.of(ResultFile.read(JAVA)));
         assertEquals(List.of("ctx=private", "ctx=shared"), m.stream().map(Series::label).toList());
         assertNull(Figures.script(figure("team_create"), List.of(ResultFile.read(C))));
