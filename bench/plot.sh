@@ -27,11 +27,11 @@ while [ $# -gt 0 ]; do
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "bench/plot.sh: unknown option $1 (usage: bench/plot.sh [-o DIR] RESULTS ...)" >&2; exit 2 ;;
     *) [ -f "$1" ] || { echo "bench/plot.sh: no such file: $1" >&2; exit 2; }
-        files+=("$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"); shift ;;
+        files+=("$1"); shift ;;
     esac
 done
 [ ${#files[@]} -gt 0 ] || { echo "usage: bench/plot.sh [-o DIR] RESULTS ..." >&2; exit 2; }
-mkdir -p "$out" && out=$(cd "$out" && pwd) || { echo "bench/plot.sh: cannot create $out" >&2; exit 1; }
+mkdir -p "$out" || { echo "bench/plot.sh: cannot create $out" >&2; exit 1; }
 
 # gnuplot from Debian (gnuplot-nox: no X, but the cairo PNG terminal)
 if ! command -v gnuplot >/dev/null; then
@@ -49,20 +49,20 @@ fi
 gnuplot -e 'set terminal' 2>&1 | grep -qw pngcairo \
     || { echo "bench/plot.sh: this gnuplot has no pngcairo terminal (Debian: apt-get install gnuplot-nox)" >&2; exit 1; }
 
-cd "$root"
-. "$here/jars.sh"
-build_if_stale bench/plot.sh
-. bin/jdk25.sh
+# the report tool, built if needed (from the project root; the files stay as the caller named them)
+(cd "$root" && . bench/jars.sh && build_if_stale bench/plot.sh) || exit 1
+. "$root/bin/jdk25.sh"
 find_jdk25 || exit 1
 
-scripts=$("$JAVA25/bin/java" -cp "$jar" org.shmem4j.bench.report.Report plot -o "$out" "${files[@]}") || exit 1
+scripts=$("$JAVA25/bin/java" -cp "$root/bench/target/shmem4j-bench.jar" org.shmem4j.bench.report.Report plot -o "$out" "${files[@]}") \
+    || exit 1
 status=0
-for gp in $scripts; do
+while IFS= read -r gp; do
     if (cd "$out" && gnuplot "$(basename "$gp")"); then
         echo "${gp%.gp}.png"
     else
         echo "bench/plot.sh: gnuplot failed on $gp" >&2
         status=1
     fi
-done
+done <<< "$scripts"
 exit $status

@@ -45,6 +45,10 @@ final class Figures {
      */
     record Figure(String name, String title, String xKey, String xLabel, String yLabel, Axis x, Axis y,
             Predicate<Measurement> selects) {
+        /** Whether the figure shows {@code m}: selected, and with a value for the x axis. */
+        boolean shows(Measurement m) {
+            return selects.test(m) && m.params().containsKey(xKey);
+        }
     }
 
     /** The figures, in the order bench/plot.sh lists them. */
@@ -86,7 +90,7 @@ final class Figures {
         Map<Side, List<Measurement>> bySide = new LinkedHashMap<>();
         for (Side side : List.of(Side.JAVA, Side.C)) {
             List<Measurement> ms = files.stream().filter(f -> f.side() == side).flatMap(f -> f.measurements().stream())
-                    .filter(figure.selects()).filter(m -> m.params().containsKey(figure.xKey())).toList();
+                    .filter(figure::shows).toList();
             if (!ms.isEmpty()) {
                 bySide.put(side, ms);
             }
@@ -134,8 +138,7 @@ final class Figures {
         if (lines.isEmpty()) {
             return null;
         }
-        List<Measurement> shown = files.stream().flatMap(f -> f.measurements().stream())
-                .filter(figure.selects()).filter(m -> m.params().containsKey(figure.xKey())).toList();
+        List<Measurement> shown = files.stream().flatMap(f -> f.measurements().stream()).filter(figure::shows).toList();
         boolean bothSides = lines.stream().map(Series::side).distinct().count() > 1;
         List<String> subtitle = new ArrayList<>();
         Map<String, String> common = common(shown, figure.xKey());
@@ -143,7 +146,7 @@ final class Figures {
             subtitle.add(common.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
         }
         subtitle.add(bothSides ? "solid: Java (shmem4j), dashed: C peer (Open MPI OSHMEM)" : sidesOf(lines));
-        Map<Side, Long> perSide = files.stream().filter(f -> f.measurements().stream().anyMatch(figure.selects()))
+        Map<Side, Long> perSide = files.stream().filter(f -> f.measurements().stream().anyMatch(figure::shows))
                 .collect(Collectors.groupingBy(ResultFile::side, () -> new EnumMap<>(Side.class), Collectors.counting()));
         if (perSide.values().stream().anyMatch(n -> n > 1)) {
             subtitle.add(perSide.entrySet().stream().map(e -> e.getValue() + " " + e.getKey().label)
