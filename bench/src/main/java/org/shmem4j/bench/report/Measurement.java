@@ -16,18 +16,18 @@ import java.util.StringJoiner;
  * @param unit   the unit ({@code us}, {@code MBps}, {@code Mmsgs}, ...)
  * @param text   the value as printed (kept so that a table shows the program's own digits)
  */
-public record Measurement(String name, SequencedMap<String, String> params, String unit, String text) {
+record Measurement(String name, SequencedMap<String, String> params, String unit, String text) {
     public Measurement {
         params = Collections.unmodifiableSequencedMap(new LinkedHashMap<>(params));
     }
 
     /** The measured value. */
-    public double value() {
+    double value() {
         return Double.parseDouble(text);
     }
 
     /** The line without its value: what names the measurement ({@code put_lat bytes=8 us}). */
-    public String key() {
+    String key() {
         StringJoiner j = new StringJoiner(" ");
         j.add(name);
         params.forEach((k, v) -> j.add(k + "=" + v));
@@ -38,7 +38,7 @@ public record Measurement(String name, SequencedMap<String, String> params, Stri
      * Parses a result line; empty for comments ('#'), blank lines and anything else that is not
      * {@code name key=value ... unit=number}.
      */
-    public static Optional<Measurement> parse(String line) {
+    static Optional<Measurement> parse(String line) {
         String[] parts = line.trim().split("\\s+");
         if (parts.length < 2 || parts[0].isEmpty() || parts[0].startsWith("#") || parts[0].contains("=")) {
             return Optional.empty();

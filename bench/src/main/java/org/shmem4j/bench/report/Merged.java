@@ -1,7 +1,6 @@
 package org.shmem4j.bench.report;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,10 +43,5 @@ record Merged(Measurement first, List<Double> values, String text) {
     static String format(double x) {
         String f = x >= 1000 ? "%.0f" : x >= 10 ? "%.1f" : x >= 1 ? "%.2f" : "%.3f";
         return String.format(Locale.ROOT, f, x);
-    }
-
-    @Override
-    public String toString() {
-        return first.key() + " " + Arrays.toString(values.toArray());
     }
 }

@@ -17,9 +17,9 @@ import java.util.function.Consumer;
  * @param side         who printed it, from its first comment line
  * @param measurements its result lines, in order
  */
-public record ResultFile(String source, Side side, List<Measurement> measurements) {
+record ResultFile(String source, Side side, List<Measurement> measurements) {
     /** Who printed a results file. */
-    public enum Side {
+    enum Side {
         /** bench/run.sh: shmem4j. */
         JAVA("Java"),
         /** bench/peer/run.sh: the C peer (Open MPI OSHMEM). */
@@ -28,7 +28,7 @@ public record ResultFile(String source, Side side, List<Measurement> measurement
         UNKNOWN("?");
 
         /** The short name put before a series' name in a figure's key. */
-        public final String label;
+        final String label;
 
         Side(String label) {
             this.label = label;
@@ -54,7 +54,7 @@ public record ResultFile(String source, Side side, List<Measurement> measurement
      * Reads results from {@code in}; every line that is not a measurement (comments, a program's
      * other output) goes to {@code other} as soon as it is read, so a live run shows its progress.
      */
-    public static ResultFile read(String source, BufferedReader in, Consumer<String> other) {
+    static ResultFile read(String source, BufferedReader in, Consumer<String> other) {
         List<Measurement> ms = new ArrayList<>();
         Side side = null;
         try {
@@ -76,7 +76,7 @@ public record ResultFile(String source, Side side, List<Measurement> measurement
     }
 
     /** Reads a results file, dropping its comments. */
-    public static ResultFile read(Path file) {
+    static ResultFile read(Path file) {
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             return read(file.toString(), in, line -> { });
         } catch (IOException e) {
