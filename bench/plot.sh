@@ -5,7 +5,7 @@
 # Draws, for the results given (each file tells by its first line whether it is Java's or C's):
 #   latency.png            put_lat, get_lat by size: Java solid, C peer dashed
 #   bandwidth.png          put_bw, get_bw by size: Java solid, C peer dashed
-#   msgrate_threads.png    8-byte putmem_nbi rate by threads per PE, private and shared contexts
+#   msgrate_threads.png    8-byte putmem_nbi rate by threads of PE 0, private and shared contexts
 #   reduce_algo.png        float sum reduce by size, a line per reduce algorithm (teams paper, figure 4)
 #   reduce_algo_hosts.png  the same, two-level over host teams (reduce_algo_hosts)
 #   team_create.png        time per team split by PEs (team_create runs at several NP)

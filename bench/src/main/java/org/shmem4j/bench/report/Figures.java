@@ -57,7 +57,7 @@ final class Figures {
                     Axis.BYTES, Axis.LOG, named(Set.of("put_lat", "get_lat"), "us")),
             new Figure("bandwidth", "Put and get bandwidth by message size", "bytes", "message size", "bandwidth (MB/s)",
                     Axis.BYTES, Axis.LOG, named(Set.of("put_bw", "get_bw"), "MBps")),
-            new Figure("msgrate_threads", "8-byte putmem_nbi message rate by threads per PE", "threads", "threads per PE",
+            new Figure("msgrate_threads", "8-byte putmem_nbi message rate of PE 0 to PE 1 by threads", "threads", "threads of PE 0",
                     "messages (millions/s)", Axis.COUNT, Axis.LINEAR,
                     named(Set.of("msgrate"), "Mmsgs").and(m -> m.params().containsKey("threads"))),
             new Figure("reduce_algo", "Float sum reduce on the world team by size, per algorithm", "elems",
