@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.shmem4j.bench.report.Figures.Series;
 import org.shmem4j.bench.report.ResultFile.Side;
 
@@ -169,6 +171,26 @@ class ReportTest {
                 "# PEs  Latency (us)",
                 "2             8.700",
                 "4            25.000");
+    }
+
+    /** Whole files of a real run (both sides, every program): every measurement is one table row, once. */
+    @ParameterizedTest
+    @ValueSource(strings = {"java-full.txt", "c-full.txt"})
+    void everyMeasurementOfARealRunIsOneTableRow(String name) {
+        Path file = resource(name);
+        List<Measurement> ms = ResultFile.read(file).measurements();
+        assertTrue(ms.size() > 60, name + " has " + ms.size() + " measurements");
+        String out = report("table", file.toString()).out();
+        // data rows: not comments, not blank
+        List<String> rows = out.lines().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+        assertEquals(ms.size(), rows.size(), out);
+        // ... and the values shown are the values printed, each once
+        List<String> shown = rows.stream().map(r -> r.substring(r.lastIndexOf(' ') + 1)).sorted().toList();
+        assertEquals(ms.stream().map(Measurement::text).sorted().toList(), shown, out);
+        // every benchmark has a table
+        ms.stream().map(Measurement::name).distinct()
+                .forEach(n -> assertTrue(out.contains("\n# " + n + "\n") || out.contains("\n# " + n + " "), n + " in\n" + out));
+        assertEquals(1 + ms.size(), report("csv", file.toString()).out().lines().filter(l -> !l.startsWith("#")).count());
     }
 
     @Test
