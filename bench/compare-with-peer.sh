@@ -3,8 +3,9 @@
 # interleaved passes (C, Java, C, Java, ...) and print peer/compare.py's table.
 #
 # Usage: bench/compare-with-peer.sh [PASSES]     (default 3)
-# Writes peer-results/c-<stamp>-<i>.txt, peer-results/java-<stamp>-<i>.txt and
-# peer-results/compare-<stamp>.md (peer-results/ is git-ignored).
+# Writes peer-results/c-<stamp>-<i>.txt, peer-results/java-<stamp>-<i>.txt,
+# peer-results/compare-<stamp>.md and, when gnuplot is installed, the figures of bench/plot.sh in
+# peer-results/plots-<stamp>/ (peer-results/ is git-ignored).
 # Knobs: NP (or PEER_NP, default 2), PEER_REPS, PEER_SCALE (both sides); PEER_DIR (the C peer's
 # folder, default bench/peer; it is copied to a temporary directory because its run.sh writes
 # results and build/ next to itself); the knobs of bench/run.sh and bench/peer/run.sh. Needs: oshcc and oshrun (apt-get install -y openmpi-bin libopenmpi-dev), gcc, python3.
@@ -84,5 +85,12 @@ done
         grep -hv '^#' "${ufiles[@]}" | sort -s -k1,3 | sed 's/^/    /'
     fi
 } | tee "peer-results/compare-$stamp.md"
+# the figures of this comparison, when gnuplot is there (bench/plot.sh installs it otherwise)
+if command -v gnuplot >/dev/null; then
+    bench/plot.sh -o "peer-results/plots-$stamp" "${cfiles[@]}" "${jfiles[@]}" >/dev/null \
+        && echo "compare-with-peer.sh: figures in peer-results/plots-$stamp/" >&2
+else
+    echo "compare-with-peer.sh: for figures: bench/plot.sh -o DIR peer-results/{c,java}-$stamp-*.txt" >&2
+fi
 [ "$failed" -eq 0 ] || echo "compare-with-peer.sh: some program failed: see the '# ... FAILED' lines in peer-results/*-$stamp-*.txt" >&2
 exit $failed

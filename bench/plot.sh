@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/plot.sh - PNG figures from benchmark results (the lines of bench/run.sh and bench/peer/run.sh).
 #
-# Usage: bench/plot.sh [-o DIR] RESULTS ...       (DIR default: plots)
+# Usage: bench/plot.sh [-o DIR] RESULTS ...       (DIR default: peer-results/plots of the project, git-ignored)
 # Draws, for the results given (each file tells by its first line whether it is Java's or C's):
 #   latency.png            put_lat, get_lat by size: Java solid, C peer dashed
 #   bandwidth.png          put_bw, get_bw by size: Java solid, C peer dashed
@@ -18,7 +18,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 
-out=plots
+out=$root/peer-results/plots
 files=()
 while [ $# -gt 0 ]; do
     case "$1" in
