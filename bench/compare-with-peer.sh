@@ -3,12 +3,12 @@
 # interleaved passes (C, Java, C, Java, ...) and print peer/compare.py's table.
 #
 # Usage: bench/compare-with-peer.sh [PASSES]     (default 3)
-# Writes peer-results/c-<stamp>-<i>.txt, peer-results/java-<stamp>-<i>.txt and
-# peer-results/compare-<stamp>.md (peer-results/ is git-ignored).
+# Writes peer-results/c-<stamp>-<i>.txt, peer-results/java-<stamp>-<i>.txt,
+# peer-results/compare-<stamp>.md and, when gnuplot is installed, the figures of bench/plot.sh in
+# peer-results/plots-<stamp>/ (peer-results/ is git-ignored).
 # Knobs: NP (or PEER_NP, default 2), PEER_REPS, PEER_SCALE (both sides); PEER_DIR (the C peer's
-# folder, default ../shared/peer seen from the project root; it is copied to a temporary directory
-# because its run.sh writes results and build/ next to itself); the knobs of bench/run.sh and
-# peer/run.sh. Needs: oshcc and oshrun (apt-get install -y openmpi-bin libopenmpi-dev), gcc, python3.
+# folder, default bench/peer; it is copied to a temporary directory because its run.sh writes
+# results and build/ next to itself); the knobs of bench/run.sh and bench/peer/run.sh. Needs: oshcc and oshrun (apt-get install -y openmpi-bin libopenmpi-dev), gcc, python3.
 # NODES=K (K > 1) compares the network path: the Java PEs on K pseudo-nodes (UCX over tcp), the C
 # peer's PEs forced onto UCX's tcp transport (PEER_UCX_TLS, default tcp,self), both sides' lines marked
 # path=ucx; each pass also runs bench/ucx-perftest.sh (UCX's own ucx_perftest) when ucx_perftest exists.
@@ -20,7 +20,7 @@ cd "$root"
 passes=${1:-3}
 np=${NP:-${PEER_NP:-2}}
 export NP=$np PEER_NP=$np
-peer_src=${PEER_DIR:-$root/../shared/peer}
+peer_src=${PEER_DIR:-$here/peer}
 [ -f "$peer_src/run.sh" ] || { echo "compare-with-peer.sh: no C peer at $peer_src (set PEER_DIR)" >&2; exit 1; }
 for tool in oshcc oshrun gcc python3; do
     command -v "$tool" >/dev/null || {
@@ -85,5 +85,12 @@ done
         grep -hv '^#' "${ufiles[@]}" | sort -s -k1,3 | sed 's/^/    /'
     fi
 } | tee "peer-results/compare-$stamp.md"
+# the figures of this comparison, when gnuplot is there (bench/plot.sh installs it otherwise)
+if command -v gnuplot >/dev/null; then
+    bench/plot.sh -o "peer-results/plots-$stamp" "${cfiles[@]}" "${jfiles[@]}" >/dev/null \
+        && echo "compare-with-peer.sh: figures in peer-results/plots-$stamp/" >&2
+else
+    echo "compare-with-peer.sh: for figures: bench/plot.sh -o DIR peer-results/{c,java}-$stamp-*.txt" >&2
+fi
 [ "$failed" -eq 0 ] || echo "compare-with-peer.sh: some program failed: see the '# ... FAILED' lines in peer-results/*-$stamp-*.txt" >&2
 exit $failed

@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # bench/run.sh - build (if needed) and run the shmem4j benchmarks, the Java counterparts of the
-# C peer's programs (../shared/peer), printing the same lines so peer/compare.py pairs them.
+# C peer's programs (bench/peer), printing the same lines so bench/peer/compare.py pairs them.
 #
-# Usage: bench/run.sh [PROGRAM ...]     PROGRAM: put_lat get_lat put_bw msgrate amo barrier coll gups
+# Usage: bench/run.sh [--format lines|table|csv] [PROGRAM ...]
+#        bench/run.sh --format table|csv --input FILE ...   (re-format saved results, run nothing)
+#   --format lines (default): one line per measurement, 'name key=value ... unit=value', the format
+#            bench/peer/compare.py and bench/plot.sh read; table: OSU-style tables, one per
+#            benchmark ('# Size  Latency (us)'), printed when the run ends (comments as they come);
+#            csv: benchmark, a column per parameter, unit, value. FORMAT=... does the same.
+#   PROGRAM: put_lat get_lat put_bw msgrate amo barrier coll gups
 #                                       team_create msgrate_threads (default: these ten, the C peer's
 #                                       first, in its order), or
 #                                       reduce_algo / reduce_algo_hosts (no C peer): the teams paper's
@@ -35,6 +41,23 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 cd "$root"
 
+format=${FORMAT:-lines}
+inputs=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --format) [ $# -ge 2 ] || { echo "bench/run.sh: --format needs lines, table or csv" >&2; exit 2; }
+        format=$2; shift 2 ;;
+    --format=*) format=${1#--format=}; shift ;;
+    --input) shift; inputs=("$@"); set --
+        [ ${#inputs[@]} -gt 0 ] || { echo "bench/run.sh: --input needs files" >&2; exit 2; } ;;
+    *) break ;;
+    esac
+done
+case "$format" in
+lines|table|csv) ;;
+*) echo "bench/run.sh: unknown format '$format' (lines, table or csv)" >&2; exit 2 ;;
+esac
+
 np=${NP:-2}
 limit=${BENCH_TIMEOUT:-300}
 progs=("$@")
@@ -42,24 +65,27 @@ progs=("$@")
 # Serial GC and a fixed, pre-touched heap: the programs allocate nothing in their timed loops,
 # so the collector only has to stay out of the way; the big buffers are native (Arena) memory.
 jvm_opts=${BENCH_JVM_OPTS:--XX:+UseSerialGC -Xms256m -Xmx256m -XX:+AlwaysPreTouch}
-jar=bench/target/shmem4j-bench.jar
-core=core/target/shmem4j.jar
-launcher=launcher/target/shmem4j-launcher.jar    # bin/oshrun runs it
+. "$here/jars.sh"
 cp="$jar:$core"
+build_if_stale bench/run.sh
 
-# build when a jar is missing or older than a source or pom of core/launcher/bench
-stale=""
-if [ ! -f "$jar" ] || [ ! -f "$core" ] || [ ! -f "$launcher" ]; then
-    stale=yes
-elif [ -n "$(find core/src core/pom.xml launcher/src launcher/pom.xml bench/src bench/pom.xml pom.xml \
-        -newer "$jar" -type f -print -quit 2>/dev/null)" ]; then
-    stale=yes
-fi
-if [ -n "$stale" ]; then
-    echo "bench/run.sh: building core, launcher and bench" >&2
-    bin/mvn25 -q -o -pl bench,launcher -am package -DskipTests >&2 \
-        || bin/mvn25 -q -pl bench,launcher -am package -DskipTests >&2 \
-        || { echo "bench/run.sh: build failed" >&2; exit 1; }
+# JAVA25 for the tools run outside the job (the report tool, the reduce catalog query)
+need_jdk() {
+    if [ -z "${JAVA25:-}" ]; then
+        . bin/jdk25.sh
+        find_jdk25 || exit 1
+    fi
+}
+
+# the report tool between the programs and stdout, for --format table|csv
+report() {
+    need_jdk
+    "$JAVA25/bin/java" -cp "$jar" org.shmem4j.bench.report.Report "$@"
+}
+if [ ${#inputs[@]} -gt 0 ]; then
+    [ "$format" != lines ] || { echo "bench/run.sh: --input needs --format table or csv" >&2; exit 2; }
+    report "$format" "${inputs[@]}"
+    exit
 fi
 
 nodes=${NODES:-1}
@@ -76,40 +102,7 @@ else
     mode="in-process threads (bin/oshrun not found)"
 fi
 
-# percent of all CPUs busy over the next half second (from /proc/stat)
-busy_pct() {
-    local a b
-    a=$(awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
-    sleep 0.5
-    b=$(awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat)
-    awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ");
-        busy = y[1] - x[1]; idle = y[2] - x[2];
-        printf "%d", (busy + idle > 0) ? 100 * busy / (busy + idle) : 0 }'
-}
-
-# wait (bounded by BENCH_IDLE_WAIT) until the machine is quiet; echo the last busy share seen
-wait_idle() {
-    local deadline=$(( $(date +%s) + ${BENCH_IDLE_WAIT:-60} )) pct
-    while :; do
-        pct=$(busy_pct)
-        if [ "$pct" -le 10 ] || [ "$(date +%s)" -ge "$deadline" ]; then
-            echo "$pct"
-            return
-        fi
-        sleep 2
-    done
-}
-
-echo "# shmem4j bench results, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null)"
-echo "# machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
-echo "# launcher: ${launch[*]} PROGRAM"
-[ -x bin/oshrun ] || echo "# WARNING: PEs are threads of one JVM, not processes: figures are indicative only"
-echo "# mode: $mode"
-echo "# knobs: NP=$np PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100} BENCH_WARMUP_SCALE=${BENCH_WARMUP_SCALE:-1} BENCH_JIT_WARMUP=${BENCH_JIT_WARMUP:-1}"
-echo "# loadavg before: $(cat /proc/loadavg)"
-
-status=0
-errlog=$(mktemp)
+. "$here/peer/idle.sh"
 
 # on pseudo-nodes, "name k=v ... unit=value" becomes "name k=v ... path=ucx unit=value"
 mark_path() {
@@ -124,7 +117,7 @@ mark_path() {
 run_one() {
     local label=$1 prog=$2 busy t0 rc secs
     shift 2
-    busy=$(wait_idle)
+    busy=$(wait_idle "${BENCH_IDLE_WAIT:-60}")
     t0=$(date +%s.%N)
     if [ $# -gt 0 ]; then
         timeout "$limit" "${launch[0]}" "$@" "${launch[@]:1}" "$prog" 2> "$errlog" | mark_path
@@ -143,36 +136,55 @@ run_one() {
 
 # the reduce algorithms the library has (the catalog's names, 'auto' first)
 reduce_names() {
-    if [ -z "${JAVA25:-}" ]; then
-        . bin/jdk25.sh
-        find_jdk25
-    fi
+    need_jdk
     "$JAVA25/bin/java" -cp "$cp" org.shmem4j.bench.ReduceAlgo --names
 }
 
-for p in "${progs[@]}"; do
-    case "$p" in
-    reduce_algo|reduce_algo_hosts)
-        hosts=()
-        if [ "$p" = reduce_algo_hosts ]; then
-            if [ -x bin/oshrun ] && bin/oshrun --help 2>&1 | grep -q -- '--hosts'; then
-                hosts=(--hosts 2)
-            else
-                echo "# $p skipped: bin/oshrun has no --hosts option (pseudo-hosts), so no mode=host_leaders lines"
-                continue
+# every program in turn, the result lines (and '#' comments) on stdout; returns 1 if one failed
+run_programs() {
+    echo "# shmem4j bench results, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null)"
+    echo "# machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
+    echo "# launcher: ${launch[*]} PROGRAM"
+    [ -x bin/oshrun ] || echo "# WARNING: PEs are threads of one JVM, not processes: figures are indicative only"
+    echo "# mode: $mode"
+    echo "# knobs: NP=$np PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100} BENCH_WARMUP_SCALE=${BENCH_WARMUP_SCALE:-1} BENCH_JIT_WARMUP=${BENCH_JIT_WARMUP:-1}"
+    echo "# loadavg before: $(cat /proc/loadavg)"
+
+    status=0
+    errlog=$(mktemp)
+    for p in "${progs[@]}"; do
+        case "$p" in
+        reduce_algo|reduce_algo_hosts)
+            hosts=()
+            if [ "$p" = reduce_algo_hosts ]; then
+                if [ -x bin/oshrun ] && bin/oshrun --help 2>&1 | grep -q -- '--hosts'; then
+                    hosts=(--hosts 2)
+                else
+                    echo "# $p skipped: bin/oshrun has no --hosts option (pseudo-hosts), so no mode=host_leaders lines"
+                    continue
+                fi
             fi
-        fi
-        names=$(reduce_names) || { echo "# $p FAILED: could not list the reduce algorithms"; status=1; continue; }
-        echo "# $p algorithms: $(echo $names)"
-        for name in $names; do
-            SHMEM_REDUCE_ALGORITHM=$name run_one "$p algo=$name" "$p" "${hosts[@]}"
-        done
-        ;;
-    *)
-        run_one "$p" "$p"
-        ;;
-    esac
-done
-rm -f "$errlog"
-echo "# loadavg after: $(cat /proc/loadavg)"
-exit $status
+            names=$(reduce_names) || { echo "# $p FAILED: could not list the reduce algorithms"; status=1; continue; }
+            echo "# $p algorithms: $(echo $names)"
+            for name in $names; do
+                SHMEM_REDUCE_ALGORITHM=$name run_one "$p algo=$name" "$p" "${hosts[@]}"
+            done
+            ;;
+        *)
+            run_one "$p" "$p"
+            ;;
+        esac
+    done
+    rm -f "$errlog"
+    echo "# loadavg after: $(cat /proc/loadavg)"
+    return $status
+}
+
+if [ "$format" = lines ]; then
+    run_programs
+    exit
+fi
+run_programs | report "$format"
+codes=("${PIPESTATUS[@]}")
+[ "${codes[1]}" -eq 0 ] || exit "${codes[1]}"
+exit "${codes[0]}"

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""compare.py - put shmem4j benchmark results beside the C peer's, measurement by measurement.
+
+Usage: python3 compare.py --java J1.txt [J2.txt ...] --c C1.txt [C2.txt ...]
+
+Both sides print one line per measurement, `name key=val ... unit=value` (lines starting
+with '#' are comments). A measurement is named by everything before the last pair; the last
+pair is its unit and value. For each measurement present on both sides this prints the median
+over the files on each side and the speed of Java relative to C:
+
+  speed = C time / Java time      for time units (ns, us, ms, s)
+  speed = Java rate / C rate      for everything else (MBps, Mmsgs, Mops, Mups, ...)
+
+so speed > 1 means Java is faster. Measurements present on one side only are listed after the
+table. Take both sides from interleaved runs on the same machine: absolute figures drift.
+"""
+import argparse
+import statistics
+
+from summarize import fmt   # same number format as the summary tables
+
+TIME_UNITS = {"ns", "us", "ms", "s"}
+
+
+def parse(paths):
+    values = {}
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if not parts or parts[0].startswith("#") or "=" not in parts[-1]:
+                    continue
+                unit, _, value = parts[-1].partition("=")
+                try:
+                    v = float(value)
+                except ValueError:
+                    continue
+                values.setdefault((" ".join(parts[:-1]), unit), []).append(v)
+    return {k: statistics.median(v) for k, v in values.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--java", nargs="+", required=True)
+    ap.add_argument("--c", nargs="+", required=True)
+    args = ap.parse_args()
+    java, c = parse(args.java), parse(args.c)
+    both = [k for k in java if k in c]
+    print("| measurement | unit | Java | C | Java speed vs C |")
+    print("|---|---|---:|---:|---:|")
+    for key in both:
+        name, unit = key
+        j, cv = java[key], c[key]
+        if unit in TIME_UNITS:
+            speed = cv / j if j > 0 else float("inf")
+        else:
+            speed = j / cv if cv > 0 else float("inf")
+        print(f"| {name} | {unit} | {fmt(j)} | {fmt(cv)} | {speed:.2f}x |")
+    only_java = sorted(k for k in java if k not in c)
+    only_c = sorted(k for k in c if k not in java)
+    if only_java:
+        print("\nonly in Java: " + ", ".join(f"{n} ({u})" for n, u in only_java))
+    if only_c:
+        print("\nonly in C: " + ", ".join(f"{n} ({u})" for n, u in only_c))
+
+
+if __name__ == "__main__":
+    main()
