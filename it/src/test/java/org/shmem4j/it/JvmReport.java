@@ -1,0 +1,21 @@
+package org.shmem4j.it;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.stream.Collectors;
+import org.shmem4j.Shmem;
+
+/** A PE that reports what its JVM was given: {@code pe=<me> cpus=<n> gc=<collectors, _ for spaces> maxheap=<bytes>}. */
+public final class JvmReport {
+    private JvmReport() {}
+
+    public static void main(String[] args) {
+        try (Shmem shmem = Shmem.init()) {
+            String gc = ManagementFactory.getGarbageCollectorMXBeans().stream().map(GarbageCollectorMXBean::getName)
+                    .map(name -> name.replace(' ', '_')).collect(Collectors.joining(","));
+            System.out.println("pe=" + shmem.myPe() + " cpus=" + Runtime.getRuntime().availableProcessors() + " gc=" + gc
+                    + " maxheap=" + Runtime.getRuntime().maxMemory());
+            shmem.barrierAll();
+        }
+    }
+}
