@@ -15,6 +15,7 @@
 #   rss_mb   mean resident memory of a PE at its end
 #   warm_ms  steady run: the first ITERS/10 iterations    rate     steady run: cell updates per us of
 #                                                                  all PEs over the last ITERS/2
+#   cpu_ns   steady run: CPU of the PEs' processes per cell update over the last ITERS/2
 # The table gives the median over the repeats of each figure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,7 +58,8 @@ one_run() {
             END {
                 line = sprintf("%s n=%d kind=%s main_ms=%.0f init_ms=%.0f end_ms=%.0f cpu_s=%.2f rss_mb=%.0f", name, n, kind,
                     (v["main_us"] - t0) / 1000, (v["init_us"] - t0) / 1000, (t1 - t0) / 1000, cpu, v["rss_kb"] / 1024)
-                if (kind == "steady") line = line sprintf(" warm_ms=%s rate=%s", s["warm_ms"], s["steady_mcells_s"])
+                if (kind == "steady") line = line sprintf(" warm_ms=%s rate=%s cpu_ns=%s", s["warm_ms"], s["steady_mcells_s"],
+                    s["steady_cpu_ns"])
                 print line
             }' "$log" "$log.time" | tee -a "$out"
     fi

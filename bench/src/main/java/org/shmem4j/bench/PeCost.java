@@ -18,7 +18,9 @@ import org.shmem4j.SymmetricLongArray;
  * <p>Output (PE 0): {@code pe_cost pes=<n> main_us=<latest PE's main, epoch us>
  * init_us=<latest PE's end of init> rss_kb=<mean resident set at the end>} and, with
  * {@code steady}, {@code pe_cost_steady pes=<n> grid=<g> warm_iters=<w> warm_ms=<v>
- * steady_mcells_s=<all PEs' cell updates per us>}.
+ * steady_mcells_s=<all PEs' cell updates per us> steady_cpu_ns=<CPU of all PEs' processes per cell
+ * update>}: the CPU figure counts what the PEs' JVMs spent (compute, waiting, GC and JIT threads)
+ * and depends less than the rate on what else the machine runs.
  */
 public final class PeCost {
     private PeCost() {
@@ -32,20 +34,20 @@ public final class PeCost {
         try (Shmem shmem = Shmem.init()) {
             long initUs = nowUs();
             int me = shmem.myPe(), n = shmem.nPes();
-            try (SymmetricLongArray at = shmem.calloc(ValueLayout.JAVA_LONG, 4L * n)) {
+            try (SymmetricLongArray at = shmem.calloc(ValueLayout.JAVA_LONG, 5L * n)) {
                 String steadyLine = null;
                 if (steady) {
                     steadyLine = loop(shmem, iters, grid, at);
                 }
                 long[] mine = {mainUs, initUs, rssKb()};
-                shmem.put(at, 4L * me, mine, 0, 3, 0);
+                shmem.put(at, 5L * me, mine, 0, 3, 0);
                 shmem.barrierAll();
                 if (me == 0) {
                     long main = 0, init = 0, rss = 0;
                     for (int pe = 0; pe < n; pe++) {
-                        main = Math.max(main, at.get(4L * pe));
-                        init = Math.max(init, at.get(4L * pe + 1));
-                        rss += at.get(4L * pe + 2);
+                        main = Math.max(main, at.get(5L * pe));
+                        init = Math.max(init, at.get(5L * pe + 1));
+                        rss += at.get(5L * pe + 2);
                     }
                     Bench.line("pe_cost pes=%d main_us=%d init_us=%d rss_kb=%d", n, main, init, rss / n);
                     if (steadyLine != null) {
@@ -58,7 +60,8 @@ public final class PeCost {
 
     /**
      * Runs the loop and returns PE 0's result line (null elsewhere). Every PE computes the same
-     * grid, so their checksums must agree; PE 0 checks that (in {@code at}'s last words).
+     * grid, so their checksums must agree; PE 0 checks that, and adds up their CPU (each PE's
+     * words 3 and 4 of {@code at}).
      */
     private static String loop(Shmem shmem, int iters, int grid, SymmetricLongArray at) {
         double[] a = new double[grid * grid], b = new double[grid * grid];
@@ -66,9 +69,10 @@ public final class PeCost {
             a[i] = (i * 7919L) % 1000 / 1000.0;
         }
         int warm = Math.max(1, iters / 10), half = iters / 2;
-        long t0 = System.nanoTime(), warmEnd = 0, halfStart = 0;
+        long t0 = System.nanoTime(), warmEnd = 0, halfStart = 0, cpuStart = 0;
         for (int it = 0; it < iters; it++) {
             if (it == half) {
+                cpuStart = cpuNs();
                 halfStart = System.nanoTime();
             }
             sweep(a, b, grid);
@@ -81,20 +85,23 @@ public final class PeCost {
             }
         }
         long t1 = System.nanoTime();
+        shmem.p(at, 5L * shmem.myPe() + 4, cpuNs() - cpuStart, 0);
         long sum = Double.doubleToLongBits(checksum(a));
-        shmem.p(at, 4L * shmem.myPe() + 3, sum, 0);
+        shmem.p(at, 5L * shmem.myPe() + 3, sum, 0);
         shmem.barrierAll();
         if (shmem.myPe() != 0) {
             return null;
         }
-        for (int pe = 1; pe < shmem.nPes(); pe++) {
-            if (at.get(4L * pe + 3) != sum) {
+        long cpu = 0;
+        for (int pe = 0; pe < shmem.nPes(); pe++) {
+            if (at.get(5L * pe + 3) != sum) {
                 throw new IllegalStateException("PE " + pe + " computed another grid than PE 0");
             }
+            cpu += at.get(5L * pe + 4);
         }
         double cells = (double) (grid - 2) * (grid - 2) * (iters - half) * shmem.nPes();
-        return String.format("pe_cost_steady pes=%d grid=%d warm_iters=%d warm_ms=%.1f steady_mcells_s=%.1f", shmem.nPes(),
-                grid, warm, (warmEnd - t0) / 1e6, cells / ((t1 - halfStart) / 1e3));
+        return String.format("pe_cost_steady pes=%d grid=%d warm_iters=%d warm_ms=%.1f steady_mcells_s=%.1f steady_cpu_ns=%.2f",
+                shmem.nPes(), grid, warm, (warmEnd - t0) / 1e6, cells / ((t1 - halfStart) / 1e3), cpu / cells);
     }
 
     private static void sweep(double[] in, double[] out, int g) {
@@ -112,6 +119,11 @@ public final class PeCost {
             s += v;
         }
         return s;
+    }
+
+    /** CPU time of this process (every thread of the JVM), in ns; 0 where the OS does not tell. */
+    private static long cpuNs() {
+        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
     }
 
     private static long nowUs() {
