@@ -352,7 +352,7 @@ public final class Oshrun {
         // The network engine calls native code (UCX through java.lang.foreign), which the JDK
         // otherwise warns about for a library on the class path.
         if (opts.jvmOptions().stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
-            cmd.add("--enable-native-access=ALL-UNNAMED");
+            cmd.add(PeJvmSettings.NATIVE_ACCESS);
         }
         String core = corePath();
         cmd.addAll(defaults); // before the user's: where both set a flag, the JVM takes the user's

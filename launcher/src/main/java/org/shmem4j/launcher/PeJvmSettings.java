@@ -26,8 +26,10 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
  * <li>{@code -XX:AOTCache=shmem4j-pe.aot}, the ahead-of-time cache the build makes beside the
  * launcher jar with a training run through oshrun (JDK 25, JEP 483/514/515): the library's and the
  * JDK's classes a PE needs come loaded and linked, with method profiles, instead of being read,
- * verified and profiled again by every PE. Used only while it is newer than the core jar: the JDK
- * does not notice a rebuilt jar and would run the cached classes.</li>
+ * verified and profiled again by every PE. Used only while it is newer than the core jar (the JDK
+ * does not notice a rebuilt jar and would run the cached classes), and only without module options
+ * of the user's (the JDK refuses a cache made with other ones, and then starts slower than with
+ * none).</li>
  * </ul>
  *
  * <p>A family the user sets himself (any option of it) is left out, and {@code --jvm-defaults=none}
@@ -52,6 +54,17 @@ final class PeJvmSettings {
     private static final List<String> CACHE_OPTIONS = List.of("-Xshare", "-XX:SharedArchiveFile", "-XX:AOTCache",
             "-XX:AOTMode", "-XX:AOTConfiguration", "-XX:ArchiveClassesAtExit", "-XX:+AutoCreateSharedArchive",
             "-XX:SharedClassListFile", "-XX:DumpLoadedClassList");
+
+    /**
+     * Options that change the module graph: the JDK uses an AOT cache only with the module options
+     * of its training run (else it drops the cache and even its own class-data archive, and the PE
+     * starts slower than with none). The training run had oshrun's {@link #NATIVE_ACCESS} only.
+     */
+    private static final List<String> MODULE_OPTIONS = List.of("--add-opens", "--add-exports", "--add-reads",
+            "--add-modules", "--limit-modules", "--patch-module", "-p", "--module-path", "--upgrade-module-path",
+            "--enable-native-access", "--illegal-native-access", "-Djdk.module.");
+    /** The module option oshrun gives every PE, and so the training run. */
+    static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
 
     /**
      * The sh script a remote PE starts with: {@code sh -c SCRIPT sh PES java ...} counts the node's
@@ -140,6 +153,12 @@ final class PeJvmSettings {
     static Aot aotCache(Path launcherJar, Path coreJar, List<String> user) {
         if (userSets(user, CACHE_OPTIONS) || user.stream().anyMatch(o -> o.startsWith("-XX:AOTCacheOutput"))) {
             return new Aot(null, "none (your class-data/AOT options)");
+        }
+        var modules = user.stream().filter(o -> !o.equals(NATIVE_ACCESS) && MODULE_OPTIONS.stream().anyMatch(o::startsWith))
+                .toList();
+        if (!modules.isEmpty()) {
+            return new Aot(null, "none (your module options " + modules + " differ from its training run's, so the JDK"
+                    + " could not use it)");
         }
         if (!launcherJar.toString().endsWith(".jar") || !coreJar.toString().endsWith(".jar")) {
             return new Aot(null, "none (the library is not run from jars)");

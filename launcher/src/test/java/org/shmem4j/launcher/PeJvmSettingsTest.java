@@ -114,6 +114,14 @@ class PeJvmSettingsTest {
             assertNull(a.path(), own);
             assertTrue(a.status().contains("your"), a::status);
         }
+        // module options other than the training run's: the JDK would refuse the cache
+        for (var own : List.of(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED"), List.of("--add-modules=jdk.incubator.vector"),
+                List.of("--enable-native-access=M"), List.of("-Djdk.module.showModuleResolution=true"))) {
+            var a = PeJvmSettings.aotCache(launcher, core, own);
+            assertNull(a.path(), own::toString);
+            assertTrue(a.status().contains("module options"), a::status);
+        }
+        assertEquals(cache, PeJvmSettings.aotCache(launcher, core, List.of(PeJvmSettings.NATIVE_ACCESS, "-ea", "-Dx=y")).path());
         assertNull(PeJvmSettings.aotCache(dir.resolve("classes"), core, List.of()).path(), "a classes directory has no cache");
     }
 
