@@ -56,12 +56,12 @@ final class PeJvmSettings {
             "-XX:SharedClassListFile", "-XX:DumpLoadedClassList");
 
     /**
-     * Options that change the module graph: the JDK uses an AOT cache only with the module options
+     * Options that change the module graph (and {@code -p}): the JDK uses an AOT cache only with the module options
      * of its training run (else it drops the cache and even its own class-data archive, and the PE
      * starts slower than with none). The training run had oshrun's {@link #NATIVE_ACCESS} only.
      */
     private static final List<String> MODULE_OPTIONS = List.of("--add-opens", "--add-exports", "--add-reads",
-            "--add-modules", "--limit-modules", "--patch-module", "-p", "--module-path", "--upgrade-module-path",
+            "--add-modules", "--limit-modules", "--patch-module", "--module-path", "--upgrade-module-path",
             "--enable-native-access", "--illegal-native-access", "-Djdk.module.");
     /** The module option oshrun gives every PE, and so the training run. */
     static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
@@ -154,8 +154,8 @@ final class PeJvmSettings {
         if (userSets(user, CACHE_OPTIONS) || user.stream().anyMatch(o -> o.startsWith("-XX:AOTCacheOutput"))) {
             return new Aot(null, "none (your class-data/AOT options)");
         }
-        var modules = user.stream().filter(o -> !o.equals(NATIVE_ACCESS) && MODULE_OPTIONS.stream().anyMatch(o::startsWith))
-                .toList();
+        var modules = user.stream().filter(o -> o.equals("-p") || !o.equals(NATIVE_ACCESS) && MODULE_OPTIONS.stream()
+                .anyMatch(o::startsWith)).toList();
         if (!modules.isEmpty()) {
             return new Aot(null, "none (your module options " + modules + " differ from its training run's, so the JDK"
                     + " could not use it)");
