@@ -9,6 +9,7 @@ import org.shmem4j.SymmetricObject;
 import org.shmem4j.Team;
 import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.core.coll.CollectivePolicy;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.jfr.Profiler;
@@ -100,7 +101,7 @@ final class PeRuntime extends ShmemBase {
         this.amosByNetwork = params.get(Params.NETWORK_ATOMICS);
         this.network = openNetwork(bootstrap, params, peers, amosByNetwork);
         useNetwork(network, amosByNetwork);
-        this.waitPolicy = waitPolicy(params, topology.pesOnMyNode() > Runtime.getRuntime().availableProcessors(), bootstrap,
+        this.waitPolicy = waitPolicy(params, topology.pesOnMyNode() > LaunchEnv.nodeCores(), bootstrap,
                 network == null ? null : this::networkChannel);
         this.heap = new SymmetricHeap(peers[me], reserved, profiler, new SymmetricHeap.HeapSync() {
             @Override

@@ -6,10 +6,12 @@ import org.shmem4j.SymmetricLongArray;
 import org.shmem4j.SymmetricSegment;
 
 /**
- * A one-PE run through the start-up path (init, allocation, RMA, barrier, finalize). The build
- * runs it once with {@code -XX:ArchiveClassesAtExit} to produce {@code shmem4j.jsa}, a class-data
- * archive that {@code oshrun} hands to every PE: each PE then maps the library's classes instead
- * of loading and verifying them, which is most of a PE's start-up time.
+ * A one-PE run through the start-up path (init, allocation, RMA, barrier, finalize). The
+ * launcher's build runs it once through {@code oshrun} with {@code -XX:AOTCacheOutput} to make
+ * {@code shmem4j-pe.aot}, the JDK 25 ahead-of-time cache that {@code oshrun} hands to every PE:
+ * each PE then maps the library's and the JDK's classes it needs already loaded and linked, with
+ * their method profiles, instead of loading, verifying and profiling them again, which is most
+ * of a PE's start-up time.
  */
 public final class StartupTraining {
     private StartupTraining() {

@@ -20,7 +20,28 @@ final class MultiHost {
     static final int JOB_BOUND_S = 120;
     private static final Pattern READY = Pattern.compile("ready (\\d+) (\\d+) (\\w+)");
 
+    private static final Pattern SHARE = Pattern.compile("pe=\\d+ cpus=(\\d+) .* node_cores=(\\d+)");
+
     private MultiHost() {}
+
+    /**
+     * {@link JvmReport} on {@code n} PEs, {@code pesPerNode} on each node: every PE's JVM saw
+     * ceil(its node's cores / PEs there) processors, the node's cores reaching the PE too.
+     */
+    static void assertEachPeHadItsShare(Jobs.Result r, int n, int pesPerNode) {
+        assertEquals(0, r.exit(), r::describe);
+        int seen = 0;
+        for (String line : r.stdout()) {
+            Matcher m = SHARE.matcher(line);
+            if (m.find()) {
+                int cores = Integer.parseInt(m.group(2));
+                assertTrue(cores > 0, line);
+                assertEquals((cores + pesPerNode - 1) / pesPerNode, Integer.parseInt(m.group(1)), () -> line + "\n" + r.describe());
+                seen++;
+            }
+        }
+        assertEquals(n, seen, r::describe);
+    }
 
     /** The example jobs: every example that runs on {@code n} PEs. */
     static List<ExamplesTest.Example> examplesFor(int n) {

@@ -75,6 +75,13 @@ class MultiHostSlurmTest {
     }
 
     @Test
+    void everyNodeGivesItsPesTheirShareOfItsCores() {
+        // 4 PEs on the allocation's 2 nodes: 2 a node, each node's cores from Slurm (SLURM_CPUS_ON_NODE)
+        MultiHost.assertEachPeHadItsShare(run("JvmReport", List.of("-cp", Jobs.peClasspath(), JvmReport.class.getName())),
+                N, 2);
+    }
+
+    @Test
     void mixedWorkload() {
         checkMixedWorkload((main, args) -> run(main.getSimpleName(),
                 Stream.concat(Stream.of("-cp", Jobs.peClasspath(), main.getName()), Stream.of(args)).toList()));

@@ -61,6 +61,13 @@ class MultiHostSshTest {
         ExamplesTest.assertSucceeded(e, 2 * hosts, run(name, hosts, List.of("-cp", Jobs.peClasspath(), e.main().getName())));
     }
 
+    @Test
+    void everyHostGivesItsPesTheirShareOfItsCores() {
+        // host 0 runs oshrun, which counts its cores; hosts 1 and 2 count theirs in the PE's sh prelude
+        MultiHost.assertEachPeHadItsShare(run("JvmReport", 3, List.of("-cp", Jobs.peClasspath(), JvmReport.class.getName())),
+                6, 2);
+    }
+
     @ParameterizedTest(name = "teams, ptr and collectives follow the {0} hosts")
     @CsvSource({"2", "3"})
     void hostTeams(int hosts) {

@@ -25,12 +25,14 @@ import org.shmem4j.bootstrap.launcher.PeMain;
  * @param nodes       number of pseudo-nodes the PEs are split into ({@code --nodes K}, 1 to
  *                    {@code pes}), or 0 when not given (every PE on its machine's node)
  * @param oversubscribe more PEs than cores (or slots) are intended ({@code --oversubscribe}): no warning
+ * @param jvmDefaults the PEs get oshrun's JVM settings ({@link PeJvmSettings}; {@code --jvm-defaults=auto}, the
+ *                    default), or only the user's ({@code --jvm-defaults=none})
  * @param remote      where the PEs run when not on this machine only ({@code --hostfile}, {@code --host},
  *                    {@code --map-by}, {@code --ssh}, {@code --rendezvous-address})
  */
 public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions,
         List<String> classpath, String mainClass, List<String> programArgs, int hosts, int nodes, boolean oversubscribe,
-        Remote remote) {
+        boolean jvmDefaults, Remote remote) {
 
     /**
      * The options of jobs beyond this machine.
@@ -76,7 +78,8 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
     public static final String USAGE = """
             Usage: oshrun -n N [--hostfile FILE | --host H1[:K],H2[:K],...] [--map-by slot|node] [--ssh CMD]
                           [--rendezvous-address ADDR] [--nodes K] [--hosts H] [--oversubscribe] [--tag-output]
-                          [--timeout SECONDS] [--jfr DIR] [JVM options...] (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
+                          [--timeout SECONDS] [--jfr DIR] [--jvm-defaults=auto|none] [JVM options...]
+                          (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
                    oshrun --info | --version | --help
 
             Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them: on this
@@ -112,6 +115,14 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                                  (created if missing; on other hosts the same path must be writable):
                                  JFR's default settings plus shmem4j's events (shmem_pcontrol chooses
                                  their detail)
+              --jvm-defaults=auto|none
+                                 auto (default): each PE's JVM gets its share of its node's cores
+                                 (-XX:ActiveProcessorCount=ceil(cores/PEs on the node), so that the JVM
+                                 sizes its GC and JIT threads, and below 2 picks the serial GC), from 3
+                                 PEs on a node a share of half its memory for the heaps
+                                 (-XX:MaxRAMPercentage=50/PEs), and the library's AOT cache beside the
+                                 launcher jar (-XX:AOTCache); an option of yours of the same kind wins.
+                                 none: only your options. SHMEM_INFO=1 prints the choice
               -h, --help         print this help
               --version          print the version of shmem4j (and its git commit)
               --info             print what shmem4j finds here: version, JDK, transports (shared
@@ -174,6 +185,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         Integer hosts = null;
         Integer nodes = null;
         boolean oversubscribe = false;
+        boolean jvmDefaults = true;
         List<Hosts.Slots> hostSlots = List.of();
         String hostOption = null;
         boolean byNode = false;
@@ -187,6 +199,11 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                         : "missing -cp CLASSPATH MainClass or -jar app.jar");
             }
             String a = args.get(i);
+            if (a.startsWith("--jvm-defaults=")) {
+                jvmDefaults = jvmDefaults(a.substring("--jvm-defaults=".length()));
+                i++;
+                continue;
+            }
             switch (a) {
                 case "-h", "--help", "-help" -> throw new HelpRequested(HelpRequested.Topic.USAGE);
                 case "--version" -> throw new HelpRequested(HelpRequested.Topic.VERSION);
@@ -235,6 +252,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                 case "--tag-output" -> tag = true;
                 case "--jfr" -> jvm.add("-D" + PeMain.JFR_DIR_PROPERTY + "=" + jfrDirectory(value(args, i++, a)));
                 case "--oversubscribe" -> oversubscribe = true;
+                case "--jvm-defaults" -> jvmDefaults = jvmDefaults(value(args, i++, a));
                 case "--timeout" -> {
                     String v = value(args, i++, a);
                     try {
@@ -259,7 +277,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     int n = requirePes(pes);
                     return new LaunchOptions(n, tag, timeout, jvm, existing(a, splitPath(cp)), main,
                             List.copyOf(args.subList(i + 2, args.size())), atMostPes(hosts, "--hosts", n),
-                            atMostPes(nodes, "--nodes", n), oversubscribe,
+                            atMostPes(nodes, "--nodes", n), oversubscribe, jvmDefaults,
                             remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
                 }
                 case "-jar" -> {
@@ -268,7 +286,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     int h = atMostPes(hosts, "--hosts", n), k = atMostPes(nodes, "--nodes", n);
                     var fromJar = readJar(Path.of(jar));
                     return new LaunchOptions(n, tag, timeout, jvm, fromJar.classpath(),
-                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h, k, oversubscribe,
+                            fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h, k, oversubscribe, jvmDefaults,
                             remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
                 }
                 default -> {
@@ -303,6 +321,14 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
             throw new UsageException("--map-by node places PEs on the hosts of --hostfile or --host; neither is given");
         }
         return new Remote(hostSlots, byNode, ssh, rendezvousAddress);
+    }
+
+    private static boolean jvmDefaults(String v) throws UsageException {
+        return switch (v) {
+            case "auto" -> true;
+            case "none" -> false;
+            default -> throw new UsageException("--jvm-defaults takes auto or none, not '" + v + "'");
+        };
     }
 
     private static int requirePes(Integer pes) throws UsageException {

@@ -25,6 +25,8 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.PeMain;
 import org.shmem4j.core.info.BuildInfo;
 import org.shmem4j.core.info.InfoReport;
+import org.shmem4j.core.param.Parameters;
+import org.shmem4j.core.param.Params;
 
 /**
  * {@code oshrun}: starts the PEs of one OpenSHMEM job as JVMs, serves their rendezvous, forwards
@@ -158,7 +160,10 @@ public final class Oshrun {
 
         try (var rendezvous = new Rendezvous(secret, job, log, rendezvousAddress)) {
             rendezvous.start();
-            List<String> baseCommand = peCommand(opts);
+            var commands = new PeCommands(opts, starter, underSlurm);
+            if (Parameters.from(System.getenv(), List.of(Params.INFO)).get(Params.INFO)) {
+                commands.explain(log);
+            }
             // Forwarded lines go through the launcher's own PrintStreams: each forwarded chunk of
             // whole lines is one write, atomic with respect to oshrun's own messages.
             PrintStream stdout = System.out, stderr = log;
@@ -168,7 +173,9 @@ public final class Oshrun {
             if (underSlurm) {
                 Process step;
                 try {
-                    step = SlurmStep.start(opts.pes(), baseCommand, jobEnv, secret, opts.tagOutput(), bootstrapTimeout);
+                    var env = new HashMap<>(jobEnv);
+                    env.putAll(commands.env(0));
+                    step = SlurmStep.start(opts.pes(), commands.command(0), env, secret, opts.tagOutput(), bootstrapTimeout);
                 } catch (IOException | LaunchOptions.UsageException e) {
                     log.println("oshrun: cannot run srun (" + SlurmStep.SRUN_ENV + "): " + e.getMessage());
                     return 1;
@@ -182,6 +189,7 @@ public final class Oshrun {
             }
             for (int rank = 0; !underSlurm && rank < opts.pes() && !job.isEnding(); rank++) { // a PE that died early ends the starts
                 var env = new HashMap<>(jobEnv);
+                env.putAll(commands.env(rank));
                 env.put(LaunchEnv.RANK, Integer.toString(rank));
                 String host = hostId(opts, starter, rank);
                 if (host != null) { // else the PE reports its own
@@ -190,9 +198,9 @@ public final class Oshrun {
                 }
                 Process p;
                 try {
-                    p = starter.start(new PeStarter.PeLaunch(rank, baseCommand, env, secret));
+                    p = starter.start(new PeStarter.PeLaunch(rank, commands.command(rank), env, secret));
                 } catch (IOException e) {
-                    job.end(1, "oshrun: cannot start PE " + rank + " (" + baseCommand.getFirst() + "): "
+                    job.end(1, "oshrun: cannot start PE " + rank + " (" + commands.command(rank).getFirst() + "): "
                             + e.getMessage() + "; ending the job", -1);
                     break;
                 }
@@ -338,8 +346,11 @@ public final class Oshrun {
         }
     }
 
-    /** The command of every PE: the launcher's own {@code java}, user options, class path, main. */
-    static List<String> peCommand(LaunchOptions opts) {
+    /**
+     * The command of a PE: the launcher's own {@code java}, oshrun's JVM settings for its node
+     * ({@code defaults}), the user's options, class path, main.
+     */
+    static List<String> peCommand(LaunchOptions opts, List<String> defaults) {
         var cmd = new ArrayList<String>();
         cmd.add(javaExecutable());
         // A PE always has a thread blocked in a native socket read (the launcher connection), and
@@ -356,37 +367,22 @@ public final class Oshrun {
         // The network engine calls native code (UCX through java.lang.foreign), which the JDK
         // otherwise warns about for a library on the class path.
         if (opts.jvmOptions().stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
-            cmd.add("--enable-native-access=ALL-UNNAMED");
+            cmd.add(PeJvmSettings.NATIVE_ACCESS);
         }
         String core = corePath();
-        classDataArchive(core, opts.jvmOptions()).ifPresent(cmd::addAll);
+        cmd.addAll(defaults); // before the user's: where both set a flag, the JVM takes the user's
         cmd.addAll(opts.jvmOptions());
-        // The core library comes first: the class-data archive is valid for class paths that
-        // start with the one it was made with.
+        // The core library comes first: the AOT cache is valid for class paths that start with
+        // the one it was made with.
         var cp = new ArrayList<String>();
         cp.add(core);
-        opts.classpath().stream().filter(e -> !e.equals(core)).forEach(cp::add);
+        opts.classpath().stream().filter(e -> !Path.of(e).toAbsolutePath().normalize().toString().equals(core)).forEach(cp::add);
         cmd.add("-cp");
         cmd.add(String.join(File.pathSeparator, cp));
         cmd.add(PeMain.class.getName()); // ties the PE to this launcher's life, then runs main
         cmd.add(opts.mainClass());
         cmd.addAll(opts.programArgs());
         return cmd;
-    }
-
-    /**
-     * The options that map the library's class-data archive ({@code shmem4j.jsa} beside the core
-     * jar, made by the build) into a PE, unless the user chose their own archive or sharing mode.
-     * A stale archive is rejected by the JVM itself, silently with these options.
-     */
-    static java.util.Optional<List<String>> classDataArchive(String core, List<String> jvmOptions) {
-        Path archive = Path.of(core).resolveSibling("shmem4j.jsa");
-        boolean userChose = jvmOptions.stream().anyMatch(o -> o.startsWith("-XX:SharedArchiveFile")
-                || o.startsWith("-Xshare") || o.startsWith("-XX:ArchiveClassesAtExit") || o.contains("AutoCreateSharedArchive"));
-        if (userChose || !core.endsWith(".jar") || !Files.isRegularFile(archive)) {
-            return java.util.Optional.empty();
-        }
-        return java.util.Optional.of(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
     }
 
     /** The {@code java} that runs this launcher, so PEs get the same JDK. */
@@ -398,12 +394,24 @@ public final class Oshrun {
         return ProcessHandle.current().info().command().orElse("java");
     }
 
-    /** The jar (or classes directory) of the shmem4j core library, which every PE needs. */
+    /**
+     * The jar (or classes directory) of the shmem4j core library, which every PE needs, as an
+     * absolute path without {@code ..} (the AOT cache records the path it was made with).
+     */
     static String corePath() {
+        return location(Bootstrap.class, "the shmem4j core library").toString();
+    }
+
+    /** The jar (or classes directory) of this launcher, beside which the PEs' AOT cache lives. */
+    static Path launcherPath() {
+        return location(Oshrun.class, "the oshrun launcher");
+    }
+
+    private static Path location(Class<?> c, String what) {
         try {
-            return Path.of(Bootstrap.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+            return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath().normalize();
         } catch (URISyntaxException | RuntimeException e) {
-            throw new IllegalStateException("oshrun: cannot locate the shmem4j core library: " + e, e);
+            throw new IllegalStateException("oshrun: cannot locate " + what + ": " + e, e);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.shmem4j.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,6 +74,21 @@ class LaunchOptionsTest {
         LaunchOptions o = LaunchOptions.parse(List.of("-n", "3", "--oversubscribe", "-cp", dir + "/*", "Main"));
         assertTrue(o.oversubscribe());
         assertEquals(List.of(dir + "/*"), o.classpath());
+    }
+
+    @Test
+    void jvmDefaultsAreOnUnlessSwitchedOff(@TempDir Path dir) throws Exception {
+        assertTrue(LaunchOptions.parse(List.of("-n", "2", "-cp", dir.toString(), "Main")).jvmDefaults());
+        assertTrue(LaunchOptions.parse(List.of("-n", "2", "--jvm-defaults=auto", "-cp", dir.toString(), "Main")).jvmDefaults());
+        assertFalse(LaunchOptions.parse(List.of("-n", "2", "--jvm-defaults=none", "-cp", dir.toString(), "Main")).jvmDefaults());
+        assertFalse(LaunchOptions.parse(List.of("--jvm-defaults", "none", "-n", "2", "-cp", dir.toString(), "Main")).jvmDefaults());
+        for (var bad : List.of(List.of("--jvm-defaults=off"), List.of("--jvm-defaults", "serial"))) {
+            var args = new java.util.ArrayList<>(bad);
+            args.addAll(List.of("-n", "2", "-cp", dir.toString(), "Main"));
+            var e = assertThrows(LaunchOptions.UsageException.class, () -> LaunchOptions.parse(args), bad::toString);
+            assertTrue(e.getMessage().contains("--jvm-defaults") && e.getMessage().contains(bad.getLast().replaceFirst(".*=", "")),
+                    e::getMessage);
+        }
     }
 
     @Test

@@ -41,6 +41,13 @@ public final class LaunchEnv {
      */
     public static final String LAUNCHER_STDIN = "SHMEM4J_LAUNCHER_STDIN";
 
+    /**
+     * The cores of the PE's node, set by a launcher that gave the PE's JVM only its share of them
+     * ({@code -XX:ActiveProcessorCount}): whether the node's PEs outnumber its cores is judged by
+     * this, not by {@link Runtime#availableProcessors()}. Optional.
+     */
+    public static final String NODE_CORES = "SHMEM4J_NODE_CORES";
+
     /** Directory of the shared-memory files (default {@link #DEFAULT_SHM_DIR}). */
     public static final String SHM_DIR = "SHMEM_SHM_DIR";
     /** Default directory of the shared-memory files. */
@@ -49,6 +56,22 @@ public final class LaunchEnv {
     public static final String BOOTSTRAP_TIMEOUT_S = "SHMEM_BOOTSTRAP_TIMEOUT_S";
 
     private LaunchEnv() {}
+
+    /** The cores of this PE's node: {@link #NODE_CORES} when it is a positive number, else the JVM's count. */
+    public static int nodeCores() {
+        String v = System.getenv(NODE_CORES);
+        if (v != null) {
+            try {
+                int cores = Integer.parseInt(v.strip());
+                if (cores > 0) {
+                    return cores;
+                }
+            } catch (NumberFormatException ignored) {
+                // not set by oshrun: the JVM's count below
+            }
+        }
+        return Runtime.getRuntime().availableProcessors();
+    }
 
     /**
      * The pseudo-host of PE {@code rank} when {@code size} PEs are split into {@code hosts}
