@@ -338,7 +338,10 @@ public final class Oshrun {
         }
     }
 
-    /** The command of every PE: the launcher's own {@code java}, user options, class path, main. */
+    /**
+     * The command of every PE: the launcher's own {@code java}, user options, class path (or module
+     * path), PeMain and the program's main class.
+     */
     static List<String> peCommand(LaunchOptions opts) {
         var cmd = new ArrayList<String>();
         cmd.add(javaExecutable());
@@ -353,25 +356,55 @@ public final class Oshrun {
         if (opts.jvmOptions().stream().noneMatch(o -> o.contains("UsePerfData"))) {
             cmd.add("-XX:-UsePerfData");
         }
+        boolean onModulePath = opts.mainModule() != null;
         // The network engine calls native code (UCX through java.lang.foreign), which the JDK
-        // otherwise warns about for a library on the class path.
+        // otherwise warns about: granted to the library's module, named on the module path.
         if (opts.jvmOptions().stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
-            cmd.add("--enable-native-access=ALL-UNNAMED");
+            cmd.add("--enable-native-access=" + (onModulePath ? CORE_MODULE : "ALL-UNNAMED"));
         }
         String core = corePath();
-        classDataArchive(core, opts.jvmOptions()).ifPresent(cmd::addAll);
+        if (!onModulePath) { // the archive was made for the class path
+            classDataArchive(core, opts.jvmOptions()).ifPresent(cmd::addAll);
+        }
         cmd.addAll(opts.jvmOptions());
         // The core library comes first: the class-data archive is valid for class paths that
-        // start with the one it was made with.
-        var cp = new ArrayList<String>();
-        cp.add(core);
-        opts.classpath().stream().filter(e -> !e.equals(core)).forEach(cp::add);
-        cmd.add("-cp");
-        cmd.add(String.join(File.pathSeparator, cp));
-        cmd.add(PeMain.class.getName()); // ties the PE to this launcher's life, then runs main
+        // start with the one it was made with, and on the module path the first copy of a module wins.
+        if (onModulePath) {
+            cmd.add("--module-path");
+            cmd.add(String.join(File.pathSeparator, withCoreFirst(core, opts.modulePath())));
+            // The library does not require the program's module, so it is added; jdk.jfr too, for
+            // --jfr and JFR events, as on the class path where every system module is resolved.
+            cmd.add("--add-modules");
+            cmd.add(opts.mainModule() + ",jdk.jfr");
+            // PeMain reaches main as the java launcher does (also a non-public or instance main, JEP 512)
+            String main = opts.mainClass();
+            cmd.add("--add-opens");
+            cmd.add(opts.mainModule() + "/" + main.substring(0, Math.max(0, main.lastIndexOf('.'))) + "=" + CORE_MODULE);
+            cmd.add("-m");
+            cmd.add(CORE_MODULE + "/" + PeMain.class.getName());
+        } else {
+            if (!opts.modulePath().isEmpty()) {
+                cmd.add("--module-path");
+                cmd.add(String.join(File.pathSeparator, opts.modulePath()));
+            }
+            cmd.add("-cp");
+            cmd.add(String.join(File.pathSeparator, withCoreFirst(core, opts.classpath())));
+            cmd.add(PeMain.class.getName()); // ties the PE to this launcher's life, then runs main
+        }
         cmd.add(opts.mainClass());
         cmd.addAll(opts.programArgs());
         return cmd;
+    }
+
+    /** The module of the shmem4j library. */
+    static final String CORE_MODULE = "org.shmem4j";
+
+    /** {@code core}, then {@code path} without it. */
+    private static List<String> withCoreFirst(String core, List<String> path) {
+        var out = new ArrayList<String>();
+        out.add(core);
+        path.stream().filter(e -> !e.equals(core)).forEach(out::add);
+        return out;
     }
 
     /**
