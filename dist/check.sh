@@ -64,7 +64,9 @@ import java.util.Map;
 import org.shmem4j.inprocess.InProcessJob;
 public class Threads {
     public static void main(String[] args) {
-        InProcessJob.run(3, Map.of(), Duration.ofSeconds(60), () -> Ring.main(args)).orThrow();
+        // args[0]: pseudo-nodes (PEs of different nodes talk through the network engine, UCX)
+        Map<String, String> env = Map.of("SHMEM4J_INPROCESS_NODES", args.length > 0 ? args[0] : "1");
+        InProcessJob.run(3, env, Duration.ofSeconds(60), () -> Ring.main(args)).orThrow();
         System.out.println("library module: " + org.shmem4j.Shmem.class.getModule().getName());
     }
 }
@@ -81,7 +83,11 @@ out=$("$dist/bin/oshrun" -n 3 --oversubscribe --timeout 60 -p mods -m app/app.Ri
 expected=$(printf 'PE 0 of 3 got 2\nPE 1 of 3 got 0\nPE 2 of 3 got 1')
 [ "$out" = "$expected" ] || fail "oshrun -n 3 -p mods -m app/app.Ring printed:
 $out"
-echo "distribution: module app on the module path: java -m (1 PE), 3 in-process PEs, oshrun -n 3 -m: OK"
+# Native access denied: the network engine's message names the flag of the library's module.
+out=$("$JAVA25/bin/java" --illegal-native-access=deny -p "$dist/lib:mods" -m app/app.Threads 2 2>&1) && fail "a job on 2 nodes without native access ran"
+grep -q 'native access is denied.*run Java with --enable-native-access=org.shmem4j ' <<<"$out" || fail "a job on 2 nodes without native access printed:
+$out"
+echo "distribution: module app on the module path: java -m (1 PE), 3 in-process PEs, oshrun -n 3 -m, the native-access flag named: OK"
 # The runtime is not exported: a module that uses it does not compile.
 printf 'module bad {\n    requires org.shmem4j;\n}\n' > src/bad/module-info.java
 cat > src/bad/bad/Main.java <<'JAVA'
