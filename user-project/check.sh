@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds user-project as a user of shmem4j would, against installed artifacts only: installs
-# shmem4j (parent, core, launcher) into a private local repository seeded from ~/.m2 (so it works
+# shmem4j (parent, core, launcher, junit) into a private local repository seeded from ~/.m2 (so it works
 # offline and never writes to ~/.m2), builds a copy of the skeleton outside this repository
 # against it, and runs it as a job of 4 PEs. Then checks that Maven on a JDK older than 25 stops
 # with the skeleton's message. Run by .ci/run; usage: user-project/check.sh
@@ -16,10 +16,11 @@ cp -a "$HOME/.m2/repository" "$repo"
 rm -rf "$repo/org/shmem4j" # only what this check installs
 echo "user-project: installing shmem4j into $repo (the README's install command)"
 "$root/bin/mvn25" -o -B -q -Dmaven.repo.local="$repo" install -DskipTests
-# Only the library is installed, each jar with its sources and Javadoc.
+# Only the library, the launcher and the JUnit extension are installed; the library and the
+# launcher each with their sources and Javadoc.
 installed=$(cd "$repo/org/shmem4j" && ls | sort | tr '\n' ' ')
-if [ "$installed" != "shmem4j shmem4j-launcher shmem4j-parent " ]; then
-  echo "FAIL: installed org.shmem4j artifacts are '$installed', expected shmem4j shmem4j-launcher shmem4j-parent" >&2
+if [ "$installed" != "shmem4j shmem4j-junit shmem4j-launcher shmem4j-parent " ]; then
+  echo "FAIL: installed org.shmem4j artifacts are '$installed', expected shmem4j shmem4j-junit shmem4j-launcher shmem4j-parent" >&2
   exit 1
 fi
 for a in shmem4j shmem4j-launcher; do

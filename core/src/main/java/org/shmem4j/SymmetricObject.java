@@ -2,6 +2,7 @@ package org.shmem4j;
 
 import java.lang.foreign.MemorySegment;
 import org.shmem4j.core.heap.Allocation;
+import org.shmem4j.core.heap.Handles;
 
 /**
  * A symmetric data object: a block of the symmetric heap that exists at the same offset on every
@@ -27,8 +28,12 @@ public abstract sealed class SymmetricObject implements AutoCloseable permits Sy
         this.local = allocation.heap().localSlice(offset, byteSize);
     }
 
-    /** The runtime's record of this block (for the library's own layers). */
-    public final Allocation allocation() {
+    static {
+        Handles.install(new SymmetricHandles()); // the runtime's only way to make and open handles
+    }
+
+    /** The runtime's record of this block (package-private: the runtime reaches it through {@link Handles}). */
+    final Allocation allocation() {
         return allocation;
     }
 

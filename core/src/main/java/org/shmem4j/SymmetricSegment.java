@@ -8,7 +8,7 @@ import org.shmem4j.core.heap.Allocation;
  */
 public final class SymmetricSegment extends SymmetricObject {
     /** Created by the allocation routines of {@link Shmem} only. */
-    public SymmetricSegment(Allocation allocation) {
+    SymmetricSegment(Allocation allocation) {
         super(allocation);
     }
 

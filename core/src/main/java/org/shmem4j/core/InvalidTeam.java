@@ -12,7 +12,7 @@ import org.shmem4j.TeamConfig;
  * team, not a host leader) is kept per thread, like C's nonzero return code, for
  * {@link #invalidReason()}.
  */
-final class InvalidTeam implements Team {
+public final class InvalidTeam implements Team {
     static final InvalidTeam INSTANCE = new InvalidTeam();
     private static final String NO_REASON = "SHMEM_TEAM_INVALID";
     private static final ThreadLocal<String> LAST_REASON = ThreadLocal.withInitial(() -> NO_REASON);
@@ -87,8 +87,7 @@ final class InvalidTeam implements Team {
         throw unusable("shmem_team_sync");
     }
 
-    @Override
-    public org.shmem4j.core.coll.TeamCollectives collectives(String routine) {
+    org.shmem4j.core.coll.TeamCollectives collectives(String routine) {
         throw unusable(routine);
     }
 

@@ -11,6 +11,7 @@ import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.core.coll.CollectivePolicy;
+import org.shmem4j.core.heap.Handles;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.info.BuildInfo;
@@ -494,7 +495,7 @@ final class PeRuntime extends ShmemBase {
     @Override
     public boolean addrAccessible(SymmetricObject object, int pe) {
         checkOpen("shmem_addr_accessible");
-        return object.isLive() && object.allocation().heap() == heap && reachable(pe);
+        return object.isLive() && Handles.allocation(object).heap() == heap && reachable(pe);
     }
 
     @Override

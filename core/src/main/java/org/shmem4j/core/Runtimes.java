@@ -10,6 +10,7 @@ import org.shmem4j.bootstrap.SingletonBootstrap;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
 import org.shmem4j.bootstrap.pmix.PmixBootstrap;
+import org.shmem4j.core.coll.TeamCollectives;
 
 /**
  * Entry point behind {@code Shmem.init}: finds this PE's {@link PeSlot} (the in-process job's, if
@@ -109,6 +110,26 @@ public final class Runtimes {
     /** {@code SHMEM_TEAM_INVALID} (for {@code Team.INVALID}). */
     public static Team invalidTeam() {
         return InvalidTeam.INSTANCE;
+    }
+
+    /**
+     * The collective engine of {@code team} (for {@code Team}'s collective methods and the
+     * active sets of the deprecated API): kept off the public {@code Team} interface, which is
+     * sealed to the library's two kinds of team. Throws {@link IllegalStateException} naming
+     * {@code routine} for an invalid or destroyed team.
+     */
+    public static TeamCollectives collectives(Team team, String routine) {
+        return switch (team) {
+            case TeamImpl t -> t.collectives(routine);
+            case InvalidTeam t -> t.collectives(routine);
+        };
+    }
+
+    /** The deprecated API's state of the PE of {@code shmem} (for {@code Shmem.legacy()}). */
+    public static LegacySupport legacySupport(Shmem shmem) {
+        return switch (shmem) {
+            case ShmemBase pe -> pe.legacySupport();
+        };
     }
 
     /** {@code SHMEM_CTX_INVALID} (for {@code Context.INVALID}). */

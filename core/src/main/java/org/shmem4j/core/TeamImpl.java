@@ -30,7 +30,7 @@ import org.shmem4j.core.sync.DisseminationBarrier;
  * another round, failures leave nothing to roll back, and the new teams are usable at once (their
  * barrier words are zero and epochs start at zero on every member).
  */
-final class TeamImpl implements Team {
+public final class TeamImpl implements Team {
     private final PeRuntime runtime;
     private final TeamPool pool;
     private final int[] members;
@@ -76,8 +76,7 @@ final class TeamImpl implements Team {
     }
 
     /** This team's collectives (checks that the team is usable). */
-    @Override
-    public TeamCollectives collectives(String routine) {
+    TeamCollectives collectives(String routine) {
         check(routine);
         return collectives;
     }

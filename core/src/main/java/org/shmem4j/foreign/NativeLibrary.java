@@ -27,10 +27,19 @@ public record NativeLibrary<T>(T library, String failure) {
             return new NativeLibrary<>(binder.get(), null);
         } catch (IllegalCallerException e) {
             return new NativeLibrary<>(null, "native access is denied (" + e.getMessage()
-                    + "); run Java with --enable-native-access=ALL-UNNAMED (oshrun passes it)");
+                    + "); run Java with " + enableNativeAccess() + " (oshrun passes it)");
         } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
             return new NativeLibrary<>(null, soname + " cannot be used (" + e.getMessage() + "); " + install);
         }
+    }
+
+    /**
+     * The JVM flag that grants this library native access: it names the library's module on the
+     * module path, and the unnamed module on the class path.
+     */
+    public static String enableNativeAccess() {
+        Module module = NativeLibrary.class.getModule();
+        return "--enable-native-access=" + (module.isNamed() ? module.getName() : "ALL-UNNAMED");
     }
 
     /** Calls {@code fn}, a bound C function without arguments that returns a C string, e.g. a version. */

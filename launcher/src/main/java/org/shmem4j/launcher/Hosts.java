@@ -12,9 +12,15 @@ import org.shmem4j.launcher.LaunchOptions.UsageException;
 /**
  * The hosts of an ssh job ({@code --hostfile}, {@code --host}) and the placement of PEs on them.
  */
-final class Hosts {
-    /** A host and the number of PEs it takes before the job counts as oversubscribed. */
-    record Slots(String host, int slots) {}
+public final class Hosts {
+    /**
+     * A host and the number of PEs it takes before the job counts as oversubscribed (public: in
+     * {@link LaunchOptions.Remote}).
+     *
+     * @param host  the host name
+     * @param slots its slots
+     */
+    public record Slots(String host, int slots) {}
 
     private Hosts() {}
 

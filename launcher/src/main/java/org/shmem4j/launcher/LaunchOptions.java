@@ -1,6 +1,9 @@
 package org.shmem4j.launcher;
 
 import java.io.IOException;
+import java.lang.module.FindException;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +21,9 @@ import org.shmem4j.bootstrap.launcher.PeMain;
  * @param timeout     wall-clock bound of the whole job ({@code --timeout SECONDS}), or null
  * @param jvmOptions  options for every PE JVM, in order
  * @param classpath   the user's class path entries (for {@code -jar}: the jar and its manifest Class-Path)
+ * @param modulePath  the user's module path entries ({@code -p}/{@code --module-path}), maybe empty
+ * @param mainModule  the module of the main class ({@code -m MODULE[/MainClass]}), or null for a
+ *                    program on the class path
  * @param mainClass   the PE main class
  * @param programArgs arguments passed to every PE's main
  * @param hosts       number of pseudo-hosts the PEs are split into ({@code --hosts H}, 1 to
@@ -31,8 +37,8 @@ import org.shmem4j.bootstrap.launcher.PeMain;
  *                    {@code --map-by}, {@code --ssh}, {@code --rendezvous-address})
  */
 public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions,
-        List<String> classpath, String mainClass, List<String> programArgs, int hosts, int nodes, boolean oversubscribe,
-        boolean jvmDefaults, Remote remote) {
+        List<String> classpath, List<String> modulePath, String mainModule, String mainClass, List<String> programArgs, int hosts,
+        int nodes, boolean oversubscribe, boolean jvmDefaults, Remote remote) {
 
     /**
      * The options of jobs beyond this machine.
@@ -79,7 +85,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
             Usage: oshrun -n N [--hostfile FILE | --host H1[:K],H2[:K],...] [--map-by slot|node] [--ssh CMD]
                           [--rendezvous-address ADDR] [--nodes K] [--hosts H] [--oversubscribe] [--tag-output]
                           [--timeout SECONDS] [--jfr DIR] [--jvm-defaults=auto|none] [JVM options...]
-                          (-cp CLASSPATH MainClass | -jar app.jar) [program args...]
+                          (-cp CLASSPATH MainClass | -jar app.jar | -p MODULEPATH -m MODULE[/MainClass]) [program args...]
                    oshrun --info | --version | --help
 
             Starts N Java processes (PEs) of one OpenSHMEM job and waits for all of them: on this
@@ -135,6 +141,9 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
               -cp, -classpath, --class-path CLASSPATH MainClass
                                  run MainClass; the shmem4j library is added to the class path
               -jar app.jar       run the Main-Class of app.jar (with its manifest Class-Path)
+              -p, --module-path MODULEPATH -m, --module MODULE[/MainClass]
+                                 run MainClass (default: MODULE's own main class) of MODULE, found
+                                 on MODULEPATH; the shmem4j library is added to the module path
 
             The job succeeds (status 0) when every PE finalized and exited with status 0. If a PE
             dies before finalizing, the others are ended and oshrun exits with that PE's status;
@@ -146,7 +155,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
 
     /** JVM options whose value is the next argument (when not written as {@code --opt=value}). */
     private static final Set<String> JVM_OPTIONS_WITH_VALUE = Set.of("--add-opens", "--add-exports", "--add-reads",
-            "--add-modules", "--enable-native-access", "--limit-modules", "--patch-module", "-p", "--module-path",
+            "--add-modules", "--enable-native-access", "--limit-modules", "--patch-module",
             "--upgrade-module-path", "--illegal-native-access");
     /** The JDK's other long options a PE may take (with {@code =value} where they have one). */
     private static final Set<String> JVM_LONG_OPTIONS = Set.of("--enable-preview", "--sun-misc-unsafe-memory-access",
@@ -192,11 +201,12 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         List<String> ssh = null;
         String rendezvousAddress = null;
         var jvm = new ArrayList<String>();
+        List<String> modulePath = List.of();
         int i = 0;
         while (true) {
             if (i >= args.size()) {
                 throw new UsageException(pes == null && jvm.isEmpty() && !tag ? "nothing to run"
-                        : "missing -cp CLASSPATH MainClass or -jar app.jar");
+                        : "missing -cp CLASSPATH MainClass, -jar app.jar or -m MODULE");
             }
             String a = args.get(i);
             if (a.startsWith("--jvm-defaults=")) {
@@ -275,7 +285,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                         throw new UsageException("expected the main class after " + a + " " + cp + ", not '" + main + "'");
                     }
                     int n = requirePes(pes);
-                    return new LaunchOptions(n, tag, timeout, jvm, existing(a, splitPath(cp)), main,
+                    return new LaunchOptions(n, tag, timeout, jvm, existing(a, splitPath(cp)), modulePath, null, main,
                             List.copyOf(args.subList(i + 2, args.size())), atMostPes(hosts, "--hosts", n),
                             atMostPes(nodes, "--nodes", n), oversubscribe, jvmDefaults,
                             remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
@@ -285,14 +295,29 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     int n = requirePes(pes);
                     int h = atMostPes(hosts, "--hosts", n), k = atMostPes(nodes, "--nodes", n);
                     var fromJar = readJar(Path.of(jar));
-                    return new LaunchOptions(n, tag, timeout, jvm, fromJar.classpath(),
+                    return new LaunchOptions(n, tag, timeout, jvm, fromJar.classpath(), modulePath, null,
                             fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h, k, oversubscribe, jvmDefaults,
                             remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
                 }
+                case "-p", "--module-path" -> modulePath = existing(a, splitPath(value(args, i++, a)));
+                case "-m", "--module" -> {
+                    String m = value(args, i++, a);
+                    int n = requirePes(pes);
+                    int h = atMostPes(hosts, "--hosts", n), k = atMostPes(nodes, "--nodes", n);
+                    String module = m.contains("/") ? m.substring(0, m.indexOf('/')) : m;
+                    String main = mainClassOf(module, m.contains("/") ? m.substring(m.indexOf('/') + 1) : null, modulePath);
+                    return new LaunchOptions(n, tag, timeout, jvm, List.of(), modulePath, module, main,
+                            List.copyOf(args.subList(i + 1, args.size())), h, k, oversubscribe, jvmDefaults,
+                            remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
+                }
                 default -> {
+                    if (a.startsWith("--module-path=")) {
+                        modulePath = existing("--module-path", splitPath(a.substring(a.indexOf('=') + 1)));
+                        break;
+                    }
                     if (!a.startsWith("-")) {
                         throw new UsageException("unexpected '" + a + "': the program must be given as "
-                                + "-cp CLASSPATH MainClass or -jar app.jar");
+                                + "-cp CLASSPATH MainClass, -jar app.jar or -p MODULEPATH -m MODULE[/MainClass]");
                     }
                     if (a.startsWith("-n") && a.length() > 2 && Character.isDigit(a.charAt(2))) {
                         throw new UsageException("write '-n " + a.substring(2) + "', not '" + a + "'");
@@ -372,14 +397,15 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
     }
 
     /**
-     * The class path entries, after checking they exist: the JVM skips a missing entry silently,
-     * and every PE would then fail alike with a ClassNotFoundException.
+     * The class (or module) path entries, after checking they exist: the JVM skips a missing entry
+     * silently, and every PE would then fail alike with a ClassNotFoundException.
      */
     private static List<String> existing(String option, List<String> entries) throws UsageException {
         for (String e : entries) {
             Path p = Path.of(e.endsWith("/*") || e.equals("*") ? e.substring(0, Math.max(0, e.length() - 1)) + "." : e);
             if (!Files.exists(p)) {
-                throw new UsageException(option + ": class path entry '" + e + "' does not exist");
+                throw new UsageException(option + ": " + (option.contains("module") || option.equals("-p") ? "module" : "class")
+                        + " path entry '" + e + "' does not exist");
             }
         }
         return entries;
@@ -393,6 +419,34 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
             }
         }
         return out;
+    }
+
+    /**
+     * The main class of {@code -m module[/mainClass]}: {@code mainClass}, or the one the module's
+     * descriptor names; the module must be on the module path (each PE would fail alike otherwise).
+     */
+    private static String mainClassOf(String module, String mainClass, List<String> modulePath) throws UsageException {
+        if (module.isEmpty() || (mainClass != null && mainClass.isEmpty())) {
+            throw new UsageException("-m takes MODULE or MODULE/MainClass, not '" + module + (mainClass == null ? "" : "/") + "'");
+        }
+        if (modulePath.isEmpty()) {
+            throw new UsageException("-m " + module + ": give the program's module path first (-p MODULEPATH)");
+        }
+        ModuleReference ref;
+        try {
+            ref = ModuleFinder.of(modulePath.stream().map(Path::of).toArray(Path[]::new)).find(module).orElse(null);
+        } catch (FindException e) {
+            throw new UsageException("-p " + String.join(java.io.File.pathSeparator, modulePath) + ": " + e.getMessage());
+        }
+        if (ref == null) {
+            throw new UsageException("-m " + module + ": no such module on the module path "
+                    + String.join(java.io.File.pathSeparator, modulePath));
+        }
+        if (mainClass != null) {
+            return mainClass;
+        }
+        return ref.descriptor().mainClass().orElseThrow(() -> new UsageException("-m " + module
+                + ": the module names no main class; give -m " + module + "/MainClass"));
     }
 
     private record JarProgram(List<String> classpath, String mainClass) {}

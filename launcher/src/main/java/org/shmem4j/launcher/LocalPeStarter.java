@@ -11,6 +11,10 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
 public final class LocalPeStarter implements PeStarter {
     private final String hostId = LaunchEnv.kernelHostName();
 
+    /** A starter for this host. */
+    public LocalPeStarter() {
+    }
+
     @Override
     public Process start(PeLaunch launch) throws IOException {
         var pb = new ProcessBuilder(launch.command());

@@ -348,7 +348,7 @@ public final class Oshrun {
 
     /**
      * The command of a PE: the launcher's own {@code java}, oshrun's JVM settings for its node
-     * ({@code defaults}), the user's options, class path, main.
+     * ({@code defaults}), the user's options, class path (or module path), PeMain and the program's main class.
      */
     static List<String> peCommand(LaunchOptions opts, List<String> defaults) {
         var cmd = new ArrayList<String>();
@@ -364,25 +364,53 @@ public final class Oshrun {
         if (opts.jvmOptions().stream().noneMatch(o -> o.contains("UsePerfData"))) {
             cmd.add("-XX:-UsePerfData");
         }
+        boolean onModulePath = opts.mainModule() != null;
         // The network engine calls native code (UCX through java.lang.foreign), which the JDK
-        // otherwise warns about for a library on the class path.
+        // otherwise warns about: granted to the library's module, named on the module path.
         if (opts.jvmOptions().stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
-            cmd.add(PeJvmSettings.NATIVE_ACCESS);
+            cmd.add(onModulePath ? "--enable-native-access=" + CORE_MODULE : PeJvmSettings.NATIVE_ACCESS);
         }
         String core = corePath();
         cmd.addAll(defaults); // before the user's: where both set a flag, the JVM takes the user's
         cmd.addAll(opts.jvmOptions());
-        // The core library comes first: the AOT cache is valid for class paths that start with
-        // the one it was made with.
-        var cp = new ArrayList<String>();
-        cp.add(core);
-        opts.classpath().stream().filter(e -> !Path.of(e).toAbsolutePath().normalize().toString().equals(core)).forEach(cp::add);
-        cmd.add("-cp");
-        cmd.add(String.join(File.pathSeparator, cp));
-        cmd.add(PeMain.class.getName()); // ties the PE to this launcher's life, then runs main
+        // The core library comes first: the AOT cache is valid for class paths that start with the
+        // one it was made with, and on the module path the first copy of a module wins.
+        if (onModulePath) {
+            cmd.add("--module-path");
+            cmd.add(String.join(File.pathSeparator, withCoreFirst(core, opts.modulePath())));
+            // The library does not require the program's module, so it is added; jdk.jfr too, for
+            // --jfr and JFR events, as on the class path where every system module is resolved.
+            cmd.add("--add-modules");
+            cmd.add(opts.mainModule() + ",jdk.jfr");
+            // PeMain reaches main as the java launcher does (also a non-public or instance main, JEP 512)
+            String main = opts.mainClass();
+            cmd.add("--add-opens");
+            cmd.add(opts.mainModule() + "/" + main.substring(0, Math.max(0, main.lastIndexOf('.'))) + "=" + CORE_MODULE);
+            cmd.add("-m");
+            cmd.add(CORE_MODULE + "/" + PeMain.class.getName());
+        } else {
+            if (!opts.modulePath().isEmpty()) {
+                cmd.add("--module-path");
+                cmd.add(String.join(File.pathSeparator, opts.modulePath()));
+            }
+            cmd.add("-cp");
+            cmd.add(String.join(File.pathSeparator, withCoreFirst(core, opts.classpath())));
+            cmd.add(PeMain.class.getName()); // ties the PE to this launcher's life, then runs main
+        }
         cmd.add(opts.mainClass());
         cmd.addAll(opts.programArgs());
         return cmd;
+    }
+
+    /** The module of the shmem4j library. */
+    static final String CORE_MODULE = "org.shmem4j";
+
+    /** {@code core}, then {@code path} without it. */
+    private static List<String> withCoreFirst(String core, List<String> path) {
+        var out = new ArrayList<String>();
+        out.add(core);
+        path.stream().filter(e -> !Path.of(e).toAbsolutePath().normalize().toString().equals(core)).forEach(out::add);
+        return out;
     }
 
     /** The {@code java} that runs this launcher, so PEs get the same JDK. */

@@ -36,7 +36,7 @@ final class PeCommands {
                     : starter.hostId(rank) != null ? "this machine" : "host " + starter.host(rank);
             count.merge(machineOf[rank], 1, Integer::sum);
         }
-        var aot = PeJvmSettings.aotCache(Oshrun.launcherPath(), Path.of(Oshrun.corePath()), opts.jvmOptions());
+        var aot = aotCache(opts);
         count.forEach((name, pes) -> {
             var m = underSlurm ? new Machine(name, (n + slurmNodes - 1) / slurmNodes, 0)
                     : new Machine(name, pes, name.equals("this machine") ? cores : 0);
@@ -44,6 +44,13 @@ final class PeCommands {
                     : PeJvmSettings.Choice.NONE;
             starts.put(name, new Start(PeJvmSettings.onNode(choice, m.pes(), Oshrun.peCommand(opts, choice.options())), choice));
         });
+    }
+
+    /** The library's AOT cache for these PEs: made on the class path, so never for a module-path program. */
+    static PeJvmSettings.Aot aotCache(LaunchOptions opts) {
+        return opts.mainModule() != null || !opts.modulePath().isEmpty()
+                ? new PeJvmSettings.Aot(null, "none (the program runs with a module path; the cache was made on the class path)")
+                : PeJvmSettings.aotCache(Oshrun.launcherPath(), Path.of(Oshrun.corePath()), opts.jvmOptions());
     }
 
     /** The command that starts the PE of {@code rank} (on its host). */

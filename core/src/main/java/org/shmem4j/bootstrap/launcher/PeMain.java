@@ -55,6 +55,7 @@ public final class PeMain {
         dieWithTheLauncher();
         nameThePeInUncaughtExceptions(System.getenv(LaunchEnv.RANK));
         Class<?> program = Class.forName(args[0], true, ClassLoader.getSystemClassLoader());
+        PeMain.class.getModule().addReads(program.getModule()); // a program on the module path (oshrun -m)
         String[] programArgs = Arrays.copyOfRange(args, 1, args.length);
         MethodHandle main = entryPoint(program);
         Recording recording = recordIfAsked();

@@ -170,7 +170,7 @@ public final class SymmetricHeap {
 
     /** Collective free of {@code object}: barrier on entry, then the block is returned. Empty objects are ignored. */
     public void release(String routine, SymmetricObject object) {
-        Allocation a = object.allocation();
+        Allocation a = Handles.allocation(object);
         if (a.byteSize() == 0) {
             return;
         }
@@ -198,7 +198,7 @@ public final class SymmetricHeap {
      * is no room a {@link ShmemException} is thrown and the old object stays valid.
      */
     public Allocation reallocate(String routine, SymmetricObject object, long newBytes) {
-        Allocation a = object.allocation();
+        Allocation a = Handles.allocation(object);
         if (a.byteSize() == 0) {
             object.checkLive(routine);
             return allocate(routine, newBytes, GRANULE, a.hints(), false);
