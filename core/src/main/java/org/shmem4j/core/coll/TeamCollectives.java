@@ -218,28 +218,35 @@ public final class TeamCollectives {
     /** shmem_TYPENAME_OP_reduce over {@code count} elements from {@code destIndex} and {@code sourceIndex}. */
     public synchronized void reduce(String routine, ReduceKernel kernel, SymmetricArray<?> dest, long destIndex,
             SymmetricArray<?> source, long sourceIndex, long count) {
-        long unit = kernel.layout().byteSize();
-        long bytes = bytes(routine, count, unit);
-        long d = at(routine, "dest", dest, destIndex, count, unit);
-        long s = at(routine, "source", source, sourceIndex, count, unit);
-        checkOverlap(routine, d, s, bytes);
-        Algorithms.Reduce a = policy.reduce(support, bytes);
+        Elementwise x = elementwise(routine, kernel, dest, destIndex, source, sourceIndex, count);
+        Algorithms.Reduce a = policy.reduce(support, x.bytes());
         CollectiveEvent e = profiler.collectiveBegin();
-        a.run(support, kernel, d, s, count);
-        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
+        a.run(support, kernel, x.dest(), x.source(), count);
+        profiler.collectiveEnd(e, routine, size(), x.bytes(), a.name());
     }
 
     /** shmem_TYPENAME_sum_inscan / sum_exscan over {@code count} elements from the two indices. */
     public synchronized void scan(String routine, ReduceKernel kernel, SymmetricArray<?> dest, long destIndex,
             SymmetricArray<?> source, long sourceIndex, long count, boolean inclusive) {
+        Elementwise x = elementwise(routine, kernel, dest, destIndex, source, sourceIndex, count);
+        Algorithms.Scan a = policy.scan(support, x.bytes());
+        CollectiveEvent e = profiler.collectiveBegin();
+        a.run(support, kernel, x.dest(), x.source(), count, inclusive);
+        profiler.collectiveEnd(e, routine, size(), x.bytes(), a.name());
+    }
+
+    /** The region offsets and byte count of an element-wise dest/source pair (reductions, scans). */
+    private record Elementwise(long dest, long source, long bytes) {
+    }
+
+    /** Checks {@code count} kernel elements of dest and source from their indices, and that they overlap exactly or not at all. */
+    private Elementwise elementwise(String routine, ReduceKernel kernel, SymmetricArray<?> dest, long destIndex,
+            SymmetricArray<?> source, long sourceIndex, long count) {
         long unit = kernel.layout().byteSize();
         long bytes = bytes(routine, count, unit);
         long d = at(routine, "dest", dest, destIndex, count, unit);
         long s = at(routine, "source", source, sourceIndex, count, unit);
         checkOverlap(routine, d, s, bytes);
-        Algorithms.Scan a = policy.scan(support, bytes);
-        CollectiveEvent e = profiler.collectiveBegin();
-        a.run(support, kernel, d, s, count, inclusive);
-        profiler.collectiveEnd(e, routine, size(), bytes, a.name());
+        return new Elementwise(d, s, bytes);
     }
 }
