@@ -6,7 +6,7 @@
 #
 # Usage: bench/compare-apps.sh [PASSES]          (default 3)
 # Knobs: APPS="stencil transpose p2p isx", PES="1 2 4", and per kernel its arguments:
-#   STENCIL_ARGS="20 2000" (iterations, n)   TRANSPOSE_ARGS="10 2048" (iterations, order)
+#   STENCIL_ARGS="100 2000" (iterations, n)   TRANSPOSE_ARGS="10 2048" (iterations, order)
 #   P2P_ARGS="20 4000 4000" (iterations, m, n)   ISX_ARGS="10 4194304" (iterations, keys per PE)
 #   BENCH_JVM_OPTS (JVM options of every Java PE), CFLAGS (default -O3 -ffast-math),
 #   APPS_TIMEOUT=300 (seconds per run), SHMEM_SYMMETRIC_SIZE (default 512m, both sides).
@@ -23,7 +23,7 @@ apps=${APPS:-stencil transpose p2p isx}
 pes=${PES:-1 2 4}
 limit=${APPS_TIMEOUT:-300}
 export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-512m}
-declare -A args=([stencil]=${STENCIL_ARGS:-20 2000} [transpose]=${TRANSPOSE_ARGS:-10 2048}
+declare -A args=([stencil]=${STENCIL_ARGS:-100 2000} [transpose]=${TRANSPOSE_ARGS:-10 2048}
                  [p2p]=${P2P_ARGS:-20 4000 4000} [isx]=${ISX_ARGS:-10 4194304})
 jvm_opts=${BENCH_JVM_OPTS:--XX:+UseSerialGC -Xms1g -Xmx1g -XX:+AlwaysPreTouch}
 cp=bench/target/shmem4j-bench.jar:core/target/shmem4j.jar
@@ -80,6 +80,10 @@ for pass in $(seq 1 "$passes"); do
                     -x SHMEM_SYMMETRIC_SIZE "$cbuild/$a" ${args[$a]}
             fi
             run "Java $a np=$np" bin/oshrun -n "$np" "${over[@]}" $jvm_opts -cp "$cp" org.shmem4j.bench.apps.Apps $a ${args[$a]}
+            if [ "$a" = stencil ]; then
+                run "Java --vector $a np=$np" bin/oshrun -n "$np" "${over[@]}" $jvm_opts --add-modules jdk.incubator.vector \
+                    -cp "$cp" org.shmem4j.bench.apps.Apps $a --vector ${args[$a]}
+            fi
             if [ "$np" -eq 1 ]; then
                 run "Java --plain $a" bin/oshrun -n 1 $jvm_opts -cp "$cp" org.shmem4j.bench.apps.Apps $a --plain ${args[$a]}
             fi

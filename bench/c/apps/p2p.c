@@ -32,7 +32,8 @@ int main(int argc, char **argv) {
         for (int i = 1; i < m; i++) {
             if (me > 0) shmem_long_wait_until(&flags[i], SHMEM_CMP_GE, iter + 1L);
             double *row = a + (size_t) i * w;
-            for (int c = first; c < w; c++) row[c] = row[c - w] + row[c - 1] - row[c - w - 1];
+            double left = row[first - 1]; /* carried as SynchP2p.java does */
+            for (int c = first; c < w; c++) row[c] = left = row[c - w] + left - row[c - w - 1];
             if (right >= 0) {
                 shmem_double_p(&a[(size_t) i * right_w], row[w - 1], right);
                 shmem_fence();

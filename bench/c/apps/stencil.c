@@ -80,10 +80,11 @@ int main(int argc, char **argv) {
             int rowIn = (j - jstart + R) * w2 + R - istart, rowOut = (j - jstart) * width - istart;
             for (int i = ilo; i <= ihi; i++) {
                 int c = rowIn + i;
-                double acc = out[rowOut + i];
-                for (int k = -R; k <= R; k++)
-                    if (k != 0) acc += weight[R + k] * in[c + k * w2] + weight[R + k] * in[c + k];
-                out[rowOut + i] = acc;
+                /* written out for R = 2 in the order of a loop over k = -2, -1, 1, 2, as Stencil.java */
+                out[rowOut + i] = out[rowOut + i] + (weight[0] * in[c - 2 * w2] + weight[0] * in[c - 2])
+                                  + (weight[1] * in[c - w2] + weight[1] * in[c - 1])
+                                  + (weight[3] * in[c + w2] + weight[3] * in[c + 1])
+                                  + (weight[4] * in[c + 2 * w2] + weight[4] * in[c + 2]);
             }
         }
         for (int j = 0; j < height; j++)

@@ -10,7 +10,7 @@ import org.shmem4j.SymmetricDoubleArray;
  * Application kernels beside their C twins (bench/c/apps): the Parallel Research Kernels' stencil,
  * transpose and synch_p2p, and ISx's bucket sort, each self-verifying. Run on every PE:
  * <pre>
- * bin/oshrun -n N -cp ... org.shmem4j.bench.apps.Apps KERNEL [--plain] [ARGS]
+ * bin/oshrun -n N -cp ... org.shmem4j.bench.apps.Apps KERNEL [--plain | --vector] [ARGS]
  *   stencil   ITERATIONS N            2-D star stencil, radius 2, on an N x N grid
  *   transpose ITERATIONS ORDER        B += A^T, blocked, column blocks per PE
  *   p2p       ITERATIONS M N          synch_p2p: pipelined wavefront on an M x N grid
@@ -19,7 +19,9 @@ import org.shmem4j.SymmetricDoubleArray;
  * {@code --plain} (one PE only) runs the same kernel on Java arrays instead of symmetric ones: the
  * arithmetic without the library. PE 0 prints one result line, {@code KERNEL impl=java|java-plain
  * pes=N ... UNIT=value} (the C twins print {@code impl=c}), and the exit status is non-zero when
- * the verification fails.
+ * the verification fails. {@code --vector} (stencil only) runs its sweep with the Vector API on the
+ * symmetric arrays' local elements ({@code impl=java-vector}; the JVM needs
+ * {@code --add-modules jdk.incubator.vector}).
  */
 public final class Apps {
     private final Shmem shmem;
@@ -27,11 +29,14 @@ public final class Apps {
     final int npes;
     /** False for the {@code --plain} reference run. */
     final boolean symmetric;
+    /** True for {@code --vector}: the stencil's sweep with the Vector API. */
+    final boolean vector;
     private final SymmetricDoubleArray reduceSource;
     private final SymmetricDoubleArray reduceDest;
 
-    private Apps(Shmem shmem, boolean symmetric) {
+    private Apps(Shmem shmem, boolean symmetric, boolean vector) {
         this.shmem = shmem;
+        this.vector = vector;
         this.me = shmem.myPe();
         this.npes = shmem.nPes();
         this.symmetric = symmetric;
@@ -40,48 +45,59 @@ public final class Apps {
     }
 
     public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /**
+     * Runs one kernel on this PE (collective: every PE calls it with the same arguments); returns
+     * the exit status: 0 when verified, 1 when the verification failed, 2 for a usage error.
+     */
+    public static int run(String[] args) {
         boolean plain = Arrays.asList(args).contains("--plain");
-        String[] rest = Arrays.stream(args).filter(a -> !a.equals("--plain")).toArray(String[]::new);
+        boolean vector = Arrays.asList(args).contains("--vector");
+        String[] rest = Arrays.stream(args).filter(a -> !a.equals("--plain") && !a.equals("--vector")).toArray(String[]::new);
         if (rest.length == 0) {
-            usage("no kernel named");
+            return usage("no kernel named");
         }
-        int status;
+        if (vector && (plain || !rest[0].equals("stencil"))) {
+            return usage("--vector is for the stencil on symmetric arrays only");
+        }
+        long[] p = new long[rest.length - 1];
+        for (int i = 1; i < rest.length; i++) {
+            try {
+                p[i - 1] = Long.parseLong(rest[i]);
+            } catch (NumberFormatException e) {
+                return usage("argument '" + rest[i] + "' is not a number");
+            }
+        }
         try (Shmem shmem = Shmem.init()) {
             if (plain && shmem.nPes() != 1) {
-                usage("--plain runs on one PE only (it has no communication)");
+                return usage("--plain runs on one PE only (it has no communication)");
             }
-            Apps app = new Apps(shmem, !plain);
-            long[] p = new long[rest.length - 1];
-            for (int i = 1; i < rest.length; i++) {
-                p[i - 1] = Long.parseLong(rest[i]);
-            }
-            boolean ok = switch (rest[0]) {
+            Apps app = new Apps(shmem, !plain, vector);
+            Boolean ok = switch (rest[0]) {
                 case "stencil" -> Stencil.run(app, shmem, (int) arg(p, 0, 50), (int) arg(p, 1, 4000));
                 case "transpose" -> Transpose.run(app, shmem, (int) arg(p, 0, 20), (int) arg(p, 1, 2048));
                 case "p2p" -> SynchP2p.run(app, shmem, (int) arg(p, 0, 50), (int) arg(p, 1, 4000), (int) arg(p, 2, 4000));
                 case "isx" -> Isx.run(app, shmem, (int) arg(p, 0, 10), (int) arg(p, 1, 1 << 22));
-                default -> {
-                    usage("unknown kernel '" + rest[0] + "'");
-                    yield false;
-                }
+                default -> null;
             };
-            status = ok ? 0 : 1;
+            return ok == null ? usage("unknown kernel '" + rest[0] + "'") : ok ? 0 : 1;
         }
-        System.exit(status);
     }
 
     private static long arg(long[] p, int i, long dflt) {
         return i < p.length ? p[i] : dflt;
     }
 
-    private static void usage(String why) {
-        System.err.println("Apps: " + why + "; usage: Apps stencil|transpose|p2p|isx [--plain] [ARGS] (see the class comment)");
-        System.exit(2);
+    private static int usage(String why) {
+        System.err.println("Apps: " + why + "; usage: Apps stencil|transpose|p2p|isx [--plain | --vector] [ARGS] (see the class comment)");
+        return 2;
     }
 
     /** The implementation's name in result lines. */
     String impl() {
-        return symmetric ? "java" : "java-plain";
+        return !symmetric ? "java-plain" : vector ? "java-vector" : "java";
     }
 
     /** Sum of {@code v} over all PEs (every PE gets it); collective. */

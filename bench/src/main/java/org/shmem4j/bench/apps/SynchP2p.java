@@ -83,10 +83,16 @@ final class SynchP2p {
         return ok;
     }
 
-    /** One row of the wavefront: A(i,j) = A(i-1,j) + A(i,j-1) - A(i-1,j-1) from local column {@code first}. */
+    /**
+     * One row of the wavefront: A(i,j) = A(i-1,j) + A(i,j-1) - A(i-1,j-1) from local column
+     * {@code first}, in that order (Java does not reassociate; C's -ffast-math may). A(i,j-1) is
+     * carried in a local rather than reloaded from the element just stored.
+     */
     private static void sweepRow(Doubles a, int row, int w, int first) {
+        double left = a.get(row + first - 1);
         for (int c = row + first, end = row + w; c < end; c++) {
-            a.set(c, a.get(c - w) + a.get(c - 1) - a.get(c - w - 1));
+            left = a.get(c - w) + left - a.get(c - w - 1);
+            a.set(c, left);
         }
     }
 }
