@@ -9,7 +9,7 @@
 #   STENCIL_ARGS="100 2000" (iterations, n)   TRANSPOSE_ARGS="10 2048" (iterations, order)
 #   P2P_ARGS="20 4000 4000" (iterations, m, n)   ISX_ARGS="10 4194304" (iterations, keys per PE)
 #   BENCH_JVM_OPTS (JVM options of every Java PE), CFLAGS (default -O3 -ffast-math),
-#   APPS_TIMEOUT=300 (seconds per run), SHMEM_SYMMETRIC_SIZE (default 512m, both sides).
+#   APPS_TIMEOUT=60 (seconds per run), SHMEM_SYMMETRIC_SIZE (default 512m, both sides).
 # Writes peer-results/apps-<stamp>.txt (raw lines) and peer-results/apps-<stamp>.md (tables).
 # Needs: oshcc and oshrun (apt-get install -y openmpi-bin libopenmpi-dev) for the C side; without
 # them the C twins are not built and only the Java rows are measured (said in a '# WARNING' line).
@@ -21,7 +21,7 @@ cd "$root"
 passes=${1:-3}
 apps=${APPS:-stencil transpose p2p isx}
 pes=${PES:-1 2 4}
-limit=${APPS_TIMEOUT:-300}
+limit=${APPS_TIMEOUT:-60}
 export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-512m}
 declare -A args=([stencil]=${STENCIL_ARGS:-100 2000} [transpose]=${TRANSPOSE_ARGS:-10 2048}
                  [p2p]=${P2P_ARGS:-20 4000 4000} [isx]=${ISX_ARGS:-10 4194304})

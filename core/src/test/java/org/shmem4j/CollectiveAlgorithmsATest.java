@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the 16 KiB collective scratch, different roots, per-PE counts and strides; plus long mixed
  * sequences on one team and concurrent collectives on several teams.
  */
+@Tag("exhaustive") // every algorithm x every case: run by .ci/run after the README's test command
 @Timeout(300)
 class CollectiveAlgorithmsATest {
     private static final long SENTINEL = 0x5A5A5A5A5A5A5A5AL;

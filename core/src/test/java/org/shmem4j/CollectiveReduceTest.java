@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +29,7 @@ import org.shmem4j.core.heap.SymmetricHeap;
  * beyond the collective scratch buffer, in place, bit-identical floating-point results on every
  * member, and long runs of back-to-back calls.
  */
+@Tag("exhaustive") // every algorithm x every case: run by .ci/run after the README's test command
 @Timeout(300)
 class CollectiveReduceTest {
     static final String[] REDUCE_ALGORITHMS = {"linear", "push", "tree", "recursive_doubling", "ring", "rabenseifner"};
