@@ -1,7 +1,7 @@
 package org.shmem4j.bench.apps;
 
 import java.lang.foreign.ValueLayout;
-import java.util.function.IntUnaryOperator;
+import java.util.function.LongToIntFunction;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricIntArray;
 
@@ -39,9 +39,9 @@ final class Isx {
     }
 
     /** The local counting sort: how often each key value of this PE's range arrived. */
-    private static void countLocal(IntUnaryOperator recv, int received, int base, int[] counts) {
+    private static void countLocal(LongToIntFunction recv, int received, int base, int[] counts) {
         java.util.Arrays.fill(counts, 0);
-        for (int k = 0; k < received; k++) {
+        for (long k = 0; k < received; k++) {
             counts[recv.applyAsInt(k) - base]++;
         }
     }
@@ -64,7 +64,7 @@ final class Isx {
         // the received keys: symmetric, or a Java array in the reference run (one call site each: inlined)
         SymmetricIntArray recvSym = app.symmetric ? shmem.calloc(ValueLayout.JAVA_INT, capacity) : null;
         int[] recvPlain = app.symmetric ? null : new int[capacity];
-        IntUnaryOperator recv = app.symmetric ? recvSym::get : k -> recvPlain[k];
+        LongToIntFunction recv = app.symmetric ? recvSym::get : k -> recvPlain[(int) k]; // long indices: see Doubles
         SymmetricIntArray recvOffset = shmem.calloc(ValueLayout.JAVA_INT, 1);
         int received = 0;
 
@@ -101,7 +101,7 @@ final class Isx {
         double time = app.max(Apps.wtime() - start);
 
         long inRange = 0, counted = 0;
-        for (int k = 0; k < received; k++) {
+        for (long k = 0; k < received; k++) {
             int v = recv.applyAsInt(k) - me * BUCKET_WIDTH;
             inRange += v >= 0 && v < BUCKET_WIDTH ? 1 : 0;
         }

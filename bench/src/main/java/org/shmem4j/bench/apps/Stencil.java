@@ -127,8 +127,8 @@ final class Stencil {
     /** in(i,j) += 1 over the tile's own points. */
     private static void addOne(Doubles in, int width, int height, int w2) {
         for (int j = 0; j < height; j++) {
-            for (int i = 0; i < width; i++) {
-                int c = (i + R) + (j + R) * w2;
+            long row = (long) (j + R) * w2 + R;
+            for (long c = row, end = row + width; c < end; c++) {
                 in.set(c, in.get(c) + 1.0);
             }
         }

@@ -54,7 +54,7 @@ final class SynchP2p {
                 if (me > 0) {
                     shmem.waitUntil(flags, i, Cmp.GE, iter + 1L);
                 }
-                sweepRow(a, i * w, w, first);
+                sweepRow(a, (long) i * w, w, first);
                 if (right >= 0) {
                     shmem.p(remote, (long) i * rightW, a.get(i * w + w - 1), right);
                     shmem.fence();
@@ -88,9 +88,9 @@ final class SynchP2p {
      * {@code first}, in that order (Java does not reassociate; C's -ffast-math may). A(i,j-1) is
      * carried in a local rather than reloaded from the element just stored.
      */
-    private static void sweepRow(Doubles a, int row, int w, int first) {
+    private static void sweepRow(Doubles a, long row, int w, int first) {
         double left = a.get(row + first - 1);
-        for (int c = row + first, end = row + w; c < end; c++) {
+        for (long c = row + first, end = row + w; c < end; c++) {
             left = a.get(c - w) + left - a.get(c - w - 1);
             a.set(c, left);
         }

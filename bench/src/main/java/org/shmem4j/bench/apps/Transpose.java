@@ -54,7 +54,7 @@ final class Transpose {
                 shmem.fence();
                 shmem.p(flags, phase, iter + 1L, to);
                 shmem.waitUntil(flags, phase, Cmp.GE, iter + 1L);
-                addBlock(workIn, phase * cw * cw, b, order, cw, from * cw);
+                addBlock(workIn, (long) phase * cw * cw, b, order, cw, from * cw);
             }
             addOne(a, order * cw);
             if (npes > 1) {
@@ -79,20 +79,20 @@ final class Transpose {
     }
 
     /** A += 1 over the PE's block. */
-    private static void addOne(Doubles a, int n) {
-        for (int c = 0; c < n; c++) {
+    private static void addOne(Doubles a, long n) {
+        for (long c = 0; c < n; c++) {
             a.set(c, a.get(c) + 1.0);
         }
     }
 
-    /** B(rowBase + i, j) += A(aRow + j, i) for the cw x cw block, in tiles: the local phase. */
+    /** B(rowBase + i, j) += A(aRow + j, i) for the cw x cw block, in tiles: the local phase (indices in long: see Doubles). */
     private static void transposeAdd(Doubles a, Doubles b, int order, int cw, int aRow, int rowBase) {
         for (int it = 0; it < cw; it += TILE) {
             for (int jt = 0; jt < cw; jt += TILE) {
-                for (int i = it; i < Math.min(cw, it + TILE); i++) {
-                    for (int j = jt; j < Math.min(cw, jt + TILE); j++) {
-                        int c = rowBase + i + order * j;
-                        b.set(c, b.get(c) + a.get(aRow + j + order * i));
+                for (long i = it, iend = Math.min(cw, it + TILE); i < iend; i++) {
+                    for (long j = jt, jend = Math.min(cw, jt + TILE); j < jend; j++) {
+                        long c = rowBase + i + (long) order * j;
+                        b.set(c, b.get(c) + a.get(aRow + j + (long) order * i));
                     }
                 }
             }
@@ -105,7 +105,7 @@ final class Transpose {
             for (int jt = 0; jt < cw; jt += TILE) {
                 for (int i = it; i < Math.min(cw, it + TILE); i++) {
                     for (int j = jt; j < Math.min(cw, jt + TILE); j++) {
-                        work[i + cw * j] = a.get(aRow + j + order * i);
+                        work[i + cw * j] = a.get(aRow + j + (long) order * i);
                     }
                 }
             }
@@ -113,10 +113,10 @@ final class Transpose {
     }
 
     /** B(rowBase + i, j) += work(i, j) for the received block. */
-    private static void addBlock(SymmetricDoubleArray work, int base, Doubles b, int order, int cw, int rowBase) {
-        for (int j = 0; j < cw; j++) {
-            for (int i = 0; i < cw; i++) {
-                int c = rowBase + i + order * j;
+    private static void addBlock(SymmetricDoubleArray work, long base, Doubles b, int order, int cw, int rowBase) {
+        for (long j = 0; j < cw; j++) {
+            for (long i = 0; i < cw; i++) {
+                long c = rowBase + i + order * j;
                 b.set(c, b.get(c) + work.get(base + i + cw * j));
             }
         }
