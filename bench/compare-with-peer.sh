@@ -10,7 +10,8 @@
 # folder, default bench/peer; it is copied to a temporary directory because its run.sh writes
 # results and build/ next to itself); the knobs of bench/run.sh and bench/peer/run.sh. Needs: oshcc and oshrun (apt-get install -y openmpi-bin libopenmpi-dev), gcc, python3.
 # NODES=K (K > 1) compares the network path: the Java PEs on K pseudo-nodes (UCX over tcp), the C
-# peer's PEs forced onto UCX's tcp transport (PEER_UCX_TLS, default tcp,self), both sides' lines marked
+# peer's PEs forced onto UCX's tcp transport (PEER_UCX_TLS, default tcp,self) and its MPI-based
+# collectives onto Open MPI's tcp btl (bench/peer/run.sh), both sides' lines marked
 # path=ucx; each pass also runs bench/ucx-perftest.sh (UCX's own ucx_perftest) when ucx_perftest exists.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

@@ -11,7 +11,12 @@
 #   PEER_TIMEOUT=180 seconds allowed per program
 #   PEER_UCX_TLS=    if set, passed to the PEs as UCX_TLS (e.g. tcp,self to force
 #                    the loopback TCP path instead of shared memory); the file
-#                    name then carries -tls-<value>
+#                    name then carries -tls-<value>. It also sends Open MPI's own
+#                    messages over tcp (--mca btl tcp,self): OSHMEM's collectives
+#                    are MPI collectives over pml ob1, whose btl would otherwise be
+#                    vader (shared memory) whatever UCX_TLS says (seen with
+#                    --mca pml_base_verbose/btl_base_verbose: 1-long reduce at 2 PEs
+#                    8.7 us over vader, 44 us over tcp)
 #   PEER_IDLE_WAIT=60 seconds to wait, before each program, for the machine to
 #                    go idle (other work on the 2 cores skews every number);
 #                    the CPU busy share seen just before each program is logged
@@ -50,6 +55,7 @@ if [ "$np" -gt "$(nproc)" ]; then
 fi
 if [ -n "$tls" ]; then
     oshrun+=(-x "UCX_TLS=$tls")
+    case "$tls" in tcp*) oshrun+=(--mca btl tcp,self) ;; esac
 fi
 
 . "$here/idle.sh"
