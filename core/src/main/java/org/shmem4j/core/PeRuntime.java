@@ -145,8 +145,9 @@ final class PeRuntime extends ShmemBase {
     }
 
     /**
-     * The channel collectives, barriers and finalize use for PEs that are not mapped (the default
-     * context's, shareable); null when no network transport is open (every peer is on this node).
+     * The channel collectives, barriers and finalize use for PEs that are not mapped: the default
+     * context's (used as the thread level allows: collectives run on the program's calling
+     * threads); null when no network transport is open (every peer is on this node).
      */
     Channel networkChannel() {
         return network == null ? null : context.channel("shmem_init");
@@ -196,15 +197,11 @@ final class PeRuntime extends ShmemBase {
     }
 
     synchronized void retain() {
-        checkOpen("shmem_init");
+        checkInitialized("shmem_init");
         initCount++;
     }
 
     void checkInitialized(String routine) {
-        checkOpen(routine);
-    }
-
-    private void checkOpen(String routine) {
         if (closed) {
             throw new IllegalStateException(routine + ": the library is not initialized (shmem_finalize was called)");
         }
@@ -212,43 +209,43 @@ final class PeRuntime extends ShmemBase {
 
     @Override
     protected SymmetricHeap heap(String routine) {
-        checkOpen(routine);
+        checkInitialized(routine);
         return heap;
     }
 
     @Override
     protected PointToPointSync p2p(String routine) {
-        checkOpen(routine);
+        checkInitialized(routine);
         return p2p;
     }
 
     @Override
     public Team teamWorld() {
-        checkOpen("SHMEM_TEAM_WORLD");
+        checkInitialized("SHMEM_TEAM_WORLD");
         return world;
     }
 
     @Override
     public Team teamShared() {
-        checkOpen("SHMEM_TEAM_SHARED");
+        checkInitialized("SHMEM_TEAM_SHARED");
         return teams.shared();
     }
 
     @Override
     public Team teamHost() {
-        checkOpen("team_host");
+        checkInitialized("team_host");
         return teams.host();
     }
 
     @Override
     public Team teamLeaders() {
-        checkOpen("team_leaders");
+        checkInitialized("team_leaders");
         return teams.leaders();
     }
 
     @Override
     public Context ctxCreate(long options) {
-        checkOpen("shmem_ctx_create");
+        checkInitialized("shmem_ctx_create");
         return world.createCtx(options);
     }
 
@@ -280,12 +277,12 @@ final class PeRuntime extends ShmemBase {
             // A peer entered finalize while this PE waited for it in a collective: the collective
             // state is inconsistent. Release locally (announcing, so finalizing peers finish) and
             // let the failure that got us here end the job.
-            checkOpen("shmem_finalize");
+            checkInitialized("shmem_finalize");
             abandon();
             return;
         }
         synchronized (this) {
-            checkOpen("shmem_finalize");
+            checkInitialized("shmem_finalize");
             if (--initCount > 0) {
                 barrierAll();
                 return;
@@ -344,13 +341,13 @@ final class PeRuntime extends ShmemBase {
 
     @Override
     public int myPe() {
-        checkOpen("shmem_my_pe");
+        checkInitialized("shmem_my_pe");
         return me;
     }
 
     @Override
     public int nPes() {
-        checkOpen("shmem_n_pes");
+        checkInitialized("shmem_n_pes");
         return npes;
     }
 
@@ -364,7 +361,7 @@ final class PeRuntime extends ShmemBase {
 
     @Override
     public boolean peAccessible(int pe) {
-        checkOpen("shmem_pe_accessible");
+        checkInitialized("shmem_pe_accessible");
         return reachable(pe);
     }
 
@@ -375,7 +372,7 @@ final class PeRuntime extends ShmemBase {
 
     @Override
     public boolean addrAccessible(SymmetricObject object, int pe) {
-        checkOpen("shmem_addr_accessible");
+        checkInitialized("shmem_addr_accessible");
         return object.isLive() && Handles.allocation(object).heap() == heap && reachable(pe);
     }
 
@@ -392,13 +389,13 @@ final class PeRuntime extends ShmemBase {
 
     @Override
     public void barrierAll() {
-        checkOpen("shmem_barrier_all");
+        checkInitialized("shmem_barrier_all");
         world.quietAndSync("shmem_barrier_all");
     }
 
     @Override
     public void syncAll() {
-        checkOpen("shmem_sync_all");
+        checkInitialized("shmem_sync_all");
         world.collectives("shmem_sync_all").sync("shmem_sync_all");
     }
 }
