@@ -19,6 +19,11 @@
  *                      and comma-separated (for @Binds lists; empty for a type with no C name)
  *   $each@amo:...$     the same over another of the spec's type tables (amo, ext, bit, dep; rma is the default)
  * Blocks nest (a size loop inside a type loop and vice versa).
+ *   //# delegate org/shmem4j/Context.java.in to EXPR except NAME ...
+ *                      a final forwarding method to EXPR for every instance method (abstract or
+ *                      default) the interface of that template (relative to TEMPLATE_DIR) declares,
+ *                      except the methods NAMEd: a class that implements an interface by composition
+ *                      never lists the interface's methods a second time
  */
 import java.io.IOException;
 import java.nio.file.*;
@@ -107,8 +112,12 @@ public class Expand {
         CARRIERS.put(t, new Carrier(t, T, box, layout, bytes, ctypes));
     }
 
+    /** TEMPLATE_DIR, where the templates that //# delegate names are found. */
+    static Path root;
+
     public static void main(String[] args) throws IOException {
         Path in = Path.of(args[0]), out = Path.of(args[1]);
+        root = in;
         List<Path> templates;
         if (!Files.isDirectory(in)) return; // a module without templates
         try (Stream<Path> s = Files.walk(in)) {
@@ -167,6 +176,8 @@ public class Expand {
                     result.addAll(expand(body, vars, where));
                 }
                 i = end;
+            } else if (trimmed.startsWith("//# delegate ")) {
+                result.addAll(Delegate.forwarders(trimmed.substring("//# delegate ".length()).trim(), where));
             } else if (trimmed.startsWith("//# end")) {
                 throw new IllegalStateException(where + ":" + (i + 1) + ": //# end without //# for");
             } else {
@@ -213,5 +224,179 @@ public class Expand {
         // Leave unchanged files alone so incremental compilation stays incremental.
         if (Files.exists(file) && Files.readString(file).equals(text)) return;
         Files.writeString(file, text);
+    }
+
+    /**
+     * The forwarding methods of //# delegate. The interface's text (expanded like any template) is
+     * cut into member declarations at the top level of its body; a member with a parameter list
+     * that is neither static nor private is an instance method and gets a forwarder.
+     */
+    static final class Delegate {
+        static List<String> forwarders(String directive, Path where) {
+            String[] w = directive.split("\\s+");
+            if (w.length < 3 || !w[1].equals("to") || (w.length > 3 && !w[3].equals("except"))) {
+                throw new IllegalStateException(where + ": expected //# delegate TEMPLATE to EXPR [except NAME ...]");
+            }
+            Path source = root.resolve(w[0]);
+            List<String> text;
+            try {
+                text = expand(Files.readAllLines(source), Map.of(), source);
+            } catch (IOException e) {
+                throw new IllegalStateException(where + ": cannot read " + source, e);
+            }
+            Set<String> except = new LinkedHashSet<>(Arrays.asList(w).subList(Math.min(4, w.length), w.length));
+            Set<String> unused = new LinkedHashSet<>(except);
+            String code = withoutComments(String.join("\n", text));
+            int open = code.indexOf('{', code.indexOf(" interface "));
+            List<String> out = new ArrayList<>();
+            for (String member : members(code, open + 1)) {
+                String header = withoutAnnotations(member).replaceAll("\\s+", " ").trim();
+                int paren = header.indexOf('(');
+                if (paren < 0 || header.substring(0, paren).contains("=")) {
+                    continue; // a constant
+                }
+                List<String> head = new ArrayList<>(Arrays.asList(header.substring(0, paren).trim().split(" ")));
+                if (head.contains("static") || head.contains("private")) {
+                    continue;
+                }
+                head.removeIf(word -> word.equals("default") || word.equals("abstract") || word.equals("public"));
+                String name = head.remove(head.size() - 1);
+                if (except.contains(name)) {
+                    unused.remove(name);
+                    continue;
+                }
+                String signature = String.join(" ", head) + " " + name + header.substring(paren);
+                String params = header.substring(paren + 1, header.lastIndexOf(')')).trim();
+                String returnType = head.get(head.size() - 1);
+                String call = w[2] + "." + name + "(" + String.join(", ", parameterNames(params)) + ");";
+                out.add("");
+                out.add("    @Override");
+                out.add("    public final " + signature + " {");
+                out.add("        " + (returnType.equals("void") ? "" : "return ") + call);
+                out.add("    }");
+            }
+            if (!unused.isEmpty()) {
+                throw new IllegalStateException(where + ": //# delegate excepts methods " + source + " does not declare: " + unused);
+            }
+            return out;
+        }
+
+        /** The text with comments removed (string and character literals kept as they are). */
+        static String withoutComments(String s) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '"' || c == '\'') {
+                    int end = literalEnd(s, i);
+                    b.append(s, i, end);
+                    i = end - 1;
+                } else if (s.startsWith("//", i)) {
+                    i = s.indexOf('\n', i) - 1;
+                    if (i < 0) break;
+                } else if (s.startsWith("/*", i)) {
+                    i = s.indexOf("*/", i) + 1;
+                    b.append(' ');
+                } else {
+                    b.append(c);
+                }
+            }
+            return b.toString();
+        }
+
+        /** The index after the string or character literal that starts at {@code i}. */
+        static int literalEnd(String s, int i) {
+            char quote = s.charAt(i);
+            int j = i + 1;
+            while (s.charAt(j) != quote) {
+                j += s.charAt(j) == '\\' ? 2 : 1;
+            }
+            return j + 1;
+        }
+
+        /**
+         * The member declarations of the body that starts at {@code from}: the text before each
+         * top-level ';' or method body (braces inside parentheses belong to annotations).
+         */
+        static List<String> members(String s, int from) {
+            List<String> result = new ArrayList<>();
+            StringBuilder current = new StringBuilder();
+            int parens = 0;
+            for (int i = from; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '"' || c == '\'') {
+                    int end = literalEnd(s, i);
+                    current.append(s, i, end);
+                    i = end - 1;
+                    continue;
+                }
+                if (c == '(') parens++;
+                if (c == ')') parens--;
+                if (parens == 0 && (c == ';' || c == '{')) {
+                    result.add(current.toString());
+                    current.setLength(0);
+                    if (c == '{') {
+                        i = closing(s, i, '{', '}');
+                    }
+                } else if (parens == 0 && c == '}') {
+                    return result; // the end of the interface
+                } else {
+                    current.append(c);
+                }
+            }
+            throw new IllegalStateException("unterminated interface body");
+        }
+
+        /** The index of the {@code closer} that matches the {@code opener} at {@code open} (literals skipped). */
+        static int closing(String s, int open, char opener, char closer) {
+            int depth = 0;
+            for (int i = open; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '"' || c == '\'') {
+                    i = literalEnd(s, i) - 1;
+                } else if (c == opener) {
+                    depth++;
+                } else if (c == closer && --depth == 0) {
+                    return i;
+                }
+            }
+            throw new IllegalStateException("unbalanced " + opener + closer);
+        }
+
+        /** The declaration without its annotations (an annotation's arguments may hold any text). */
+        static String withoutAnnotations(String s) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < s.length(); i++) {
+                if (s.charAt(i) != '@') {
+                    b.append(s.charAt(i));
+                    continue;
+                }
+                int j = i + 1;
+                while (j < s.length() && (Character.isJavaIdentifierPart(s.charAt(j)) || s.charAt(j) == '.')) j++;
+                while (j < s.length() && Character.isWhitespace(s.charAt(j))) j++;
+                if (j < s.length() && s.charAt(j) == '(') {
+                    j = closing(s, j, '(', ')') + 1;
+                }
+                i = j - 1;
+            }
+            return b.toString();
+        }
+
+        /** The names of a parameter list: the last word of each parameter (commas inside <> do not split). */
+        static List<String> parameterNames(String params) {
+            List<String> names = new ArrayList<>();
+            if (params.isEmpty()) return names;
+            int angles = 0, start = 0;
+            for (int i = 0; i <= params.length(); i++) {
+                char c = i < params.length() ? params.charAt(i) : ',';
+                if (c == '<') angles++;
+                if (c == '>') angles--;
+                if (c == ',' && angles == 0) {
+                    String[] words = params.substring(start, i).trim().split("[\\s.]+");
+                    names.add(words[words.length - 1]);
+                    start = i + 1;
+                }
+            }
+            return names;
+        }
     }
 }

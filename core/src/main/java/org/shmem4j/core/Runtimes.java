@@ -52,7 +52,7 @@ public final class Runtimes {
                 current.retain();
                 return current;
             }
-            PeRuntime runtime = new PeRuntime(slot);
+            PeRuntime runtime = new PeRuntime(slot, requested);
             slot.set(runtime);
             return runtime;
         }
@@ -67,7 +67,7 @@ public final class Runtimes {
         synchronized (slot) {
             PeRuntime current = slot.current();
             if (current == null) {
-                current = new PeRuntime(slot);
+                current = new PeRuntime(slot, ThreadLevel.MULTIPLE);
                 slot.set(current);
                 slot.finalizeAtEnd();
             }

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.ChannelMode;
 import org.shmem4j.transport.shm.MappedChannel;
 
 /**
@@ -29,6 +30,8 @@ final class DeferredChannel implements Channel {
     private final boolean nicAtomics;
     private final Liveness liveness;
     private final Consumer<DeferredChannel> onClose;
+    /** What the opener said about its threads (the core's choice, which tests check). */
+    final ChannelMode mode;
     private final List<Op> queued = new ArrayList<>();
     /** Delivered operations whose results quiet still has to hand over. */
     private final List<Op> delivered = new ArrayList<>();
@@ -37,7 +40,9 @@ final class DeferredChannel implements Channel {
     private boolean closed;
     private RuntimeException failure;
 
-    DeferredChannel(MemorySegment[] regions, Liveness liveness, boolean nicAtomics, Consumer<DeferredChannel> onClose) {
+    DeferredChannel(MemorySegment[] regions, Liveness liveness, boolean nicAtomics, ChannelMode mode,
+            Consumer<DeferredChannel> onClose) {
+        this.mode = mode;
         this.target = new MappedChannel(regions);
         this.regions = regions;
         this.nicAtomics = nicAtomics;

@@ -2,7 +2,10 @@ package org.shmem4j.transport.deferred;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.ChannelMode;
 import org.shmem4j.transport.NetworkProvider;
 import org.shmem4j.transport.NetworkSetup;
 import org.shmem4j.transport.Transport;
@@ -16,6 +19,11 @@ import org.shmem4j.transport.Transport;
 public final class DeferredProvider implements NetworkProvider {
     private final String name;
     private final boolean nicAtomics;
+
+    /** The mode {@code channel} was opened with, if this engine opened it; empty for another engine's (UCX in CI). */
+    public static Optional<ChannelMode> modeOf(Channel channel) {
+        return channel instanceof DeferredChannel c ? Optional.of(c.mode) : Optional.empty();
+    }
 
     public DeferredProvider() {
         this("deferred", false);

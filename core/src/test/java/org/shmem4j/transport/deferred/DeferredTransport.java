@@ -48,7 +48,7 @@ final class DeferredTransport implements Transport {
 
     @Override
     public synchronized Channel openChannel(ChannelMode mode) {
-        DeferredChannel c = new DeferredChannel(regions, liveness, nicAtomics, this::closed);
+        DeferredChannel c = new DeferredChannel(regions, liveness, nicAtomics, mode, this::closed);
         open.add(c);
         return c;
     }
