@@ -16,7 +16,7 @@
 #                    are MPI collectives over pml ob1, whose btl would otherwise be
 #                    vader (shared memory) whatever UCX_TLS says (seen with
 #                    --mca pml_base_verbose/btl_base_verbose: 1-long reduce at 2 PEs
-#                    8.7 us over vader, 44 us over tcp)
+#                    8.7 us over vader, 19-20 us over tcp, idle)
 #   PEER_IDLE_WAIT=60 seconds to wait, before each program, for the machine to
 #                    go idle (other work on the 2 cores skews every number);
 #                    the CPU busy share seen just before each program is logged
