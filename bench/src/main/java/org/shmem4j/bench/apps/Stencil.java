@@ -19,7 +19,6 @@ import org.shmem4j.SymmetricLongArray;
 final class Stencil {
     /** The radius; {@link #sweep} is written out for it. */
     static final int R = 2;
-    static final ValueLayout.OfDouble ELEMENT = ValueLayout.JAVA_DOUBLE;
     private static final double EPSILON = 1e-8;
     /** Sides of a tile, named by where the data comes from: from the top neighbour (y + 1), ... */
     private static final int TOP = 0, BOTTOM = 1, RIGHT = 2, LEFT = 3;

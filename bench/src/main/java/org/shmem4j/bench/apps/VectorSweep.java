@@ -3,6 +3,7 @@ package org.shmem4j.bench.apps;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -22,33 +23,37 @@ final class VectorSweep {
     /** As {@code Stencil.sweep}, for radius 2, on the segments of {@code in} and {@code out}. */
     static void sweep(MemorySegment in, MemorySegment out, double[] weight, int ilo, int ihi, int jlo, int jhi, int istart,
             int jstart, int width, int w2) {
-        double wm2 = weight[0], wm1 = weight[1], wp1 = weight[3], wp2 = weight[4];
-        long up = (long) w2 * Double.BYTES, up2 = 2 * up, step = SPECIES.length();
+        long up = (long) w2 * Double.BYTES, step = SPECIES.length();
         for (int j = jlo; j <= jhi; j++) {
             long rowIn = (long) (j - jstart + Stencil.R) * w2 + Stencil.R - istart;
             long rowOut = (long) (j - jstart) * width - istart;
             long i = ilo;
             for (long last = ihi + 1L - step; i <= last; i += step) {
-                long c = (rowIn + i) * Double.BYTES, o = (rowOut + i) * Double.BYTES;
-                DoubleVector acc = load(out, o)
-                        .add(load(in, c - up2).mul(wm2).add(load(in, c - 16).mul(wm2)))
-                        .add(load(in, c - up).mul(wm1).add(load(in, c - 8).mul(wm1)))
-                        .add(load(in, c + up).mul(wp1).add(load(in, c + 8).mul(wp1)))
-                        .add(load(in, c + up2).mul(wp2).add(load(in, c + 16).mul(wp2)));
-                acc.intoMemorySegment(out, o, ORDER);
+                points(in, out, (rowIn + i) * Double.BYTES, (rowOut + i) * Double.BYTES, weight, up, null);
             }
-            for (; i <= ihi; i++) { // the row's remainder, one point at a time
-                long c = rowIn + i;
-                out.setAtIndex(Stencil.ELEMENT, rowOut + i, out.getAtIndex(Stencil.ELEMENT, rowOut + i)
-                        + (wm2 * in.getAtIndex(Stencil.ELEMENT, c - 2L * w2) + wm2 * in.getAtIndex(Stencil.ELEMENT, c - 2))
-                        + (wm1 * in.getAtIndex(Stencil.ELEMENT, c - w2) + wm1 * in.getAtIndex(Stencil.ELEMENT, c - 1))
-                        + (wp1 * in.getAtIndex(Stencil.ELEMENT, c + w2) + wp1 * in.getAtIndex(Stencil.ELEMENT, c + 1))
-                        + (wp2 * in.getAtIndex(Stencil.ELEMENT, c + 2L * w2) + wp2 * in.getAtIndex(Stencil.ELEMENT, c + 2)));
+            if (i <= ihi) { // the row's remainder: the lanes past its end are neither read nor written
+                points(in, out, (rowIn + i) * Double.BYTES, (rowOut + i) * Double.BYTES, weight, up,
+                        SPECIES.indexInRange(0, (int) (ihi + 1 - i)));
             }
         }
     }
 
-    private static DoubleVector load(MemorySegment s, long byteOffset) {
-        return DoubleVector.fromMemorySegment(SPECIES, s, byteOffset, ORDER);
+    /** The points from byte offsets {@code c} (in) and {@code o} (out), the lanes of {@code mask} only (all when null). */
+    private static void points(MemorySegment in, MemorySegment out, long c, long o, double[] w, long up, VectorMask<Double> mask) {
+        DoubleVector acc = load(out, o, mask)
+                .add(load(in, c - 2 * up, mask).mul(w[0]).add(load(in, c - 16, mask).mul(w[0])))
+                .add(load(in, c - up, mask).mul(w[1]).add(load(in, c - 8, mask).mul(w[1])))
+                .add(load(in, c + up, mask).mul(w[3]).add(load(in, c + 8, mask).mul(w[3])))
+                .add(load(in, c + 2 * up, mask).mul(w[4]).add(load(in, c + 16, mask).mul(w[4])));
+        if (mask == null) {
+            acc.intoMemorySegment(out, o, ORDER);
+        } else {
+            acc.intoMemorySegment(out, o, ORDER, mask);
+        }
+    }
+
+    private static DoubleVector load(MemorySegment s, long byteOffset, VectorMask<Double> mask) {
+        return mask == null ? DoubleVector.fromMemorySegment(SPECIES, s, byteOffset, ORDER)
+                : DoubleVector.fromMemorySegment(SPECIES, s, byteOffset, ORDER, mask);
     }
 }
