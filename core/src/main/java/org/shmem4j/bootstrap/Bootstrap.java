@@ -65,6 +65,14 @@ public interface Bootstrap extends AutoCloseable {
     void globalExit(int status);
 
     /**
+     * Tells the job that this PE's network transport lost PE {@code pe} (its endpoint failed, or it
+     * cannot be reached), just before the operation that found it fails. A launcher then names
+     * that peer, whose host may be gone, instead of the PE that noticed and exited because of it.
+     * Best effort and idempotent; by default nothing (the failing operation's exception says it).
+     */
+    default void peerLost(int pe, String reason) {}
+
+    /**
      * Reason the job is being torn down (another PE failed or called global_exit), or null while
      * the job is healthy. Waits poll this on their slow path so that no PE blocks forever on a
      * peer that is gone.

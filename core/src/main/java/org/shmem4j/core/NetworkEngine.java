@@ -8,6 +8,7 @@ import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.transport.NetworkProvider;
+import org.shmem4j.transport.JobHealth;
 import org.shmem4j.transport.NetworkSetup;
 import org.shmem4j.transport.Transport;
 
@@ -47,7 +48,17 @@ final class NetworkEngine {
             }
         }
         Transport network = provider.open(new NetworkSetup(bootstrap.rank(), remote, mapped[bootstrap.rank()], bootstrap::allGather,
-                bootstrap::checkAlive));
+                new JobHealth() {
+                    @Override
+                    public void checkAlive() {
+                        bootstrap.checkAlive();
+                    }
+
+                    @Override
+                    public void peerLost(int pe, String reason) {
+                        bootstrap.peerLost(pe, reason);
+                    }
+                }));
         if (!everyAmo && !network.atomicsCoherentWithCpu()) {
             network.close();
             throw new ShmemException("shmem_init: the atomics of network engine '" + name + "' are not atomic with respect to"

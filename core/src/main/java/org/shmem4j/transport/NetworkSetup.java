@@ -10,11 +10,11 @@ import java.util.function.Function;
  * @param remote indexed by world rank: true for the PEs this transport must reach (those on other nodes)
  * @param region this PE's whole symmetric region (peers address it by offset), already mapped
  * @param allGather the bootstrap's exchange: every PE's contribution, indexed by rank
- * @param checkAlive throws when the job is being torn down; an operation that waits long for a
- *        peer calls it, so that no PE blocks forever on a peer that is gone
+ * @param health asked whether the job is being torn down while an operation waits long for a
+ *        peer, and told of a peer the transport lost
  */
 public record NetworkSetup(int rank, boolean[] remote, MemorySegment region, Function<byte[], byte[][]> allGather,
-        Runnable checkAlive) {
+        JobHealth health) {
     public NetworkSetup {
         remote = remote.clone();
     }

@@ -244,6 +244,26 @@ final class Job {
         }
     }
 
+    /**
+     * PE {@code rank}'s network transport lost {@code peer} and the PE is about to fail because of
+     * it: the job ends naming the peer (whose host may be gone), not the PE that noticed first.
+     */
+    void peerLost(int rank, int peer, String reason) {
+        String msg;
+        synchronized (this) {
+            if (peer < 0 || peer >= n || peer == rank) {
+                protocolError(pes[rank], "reported losing PE " + peer);
+                return;
+            }
+            Pe lost = pes[peer];
+            String known = lost.exitStatus != null ? " (it had exited with status " + lost.exitStatus + ")"
+                    : lost.state == State.FINALIZED ? " (it had finalized)" : "";
+            msg = "oshrun: " + lost.who() + " cannot be reached from " + pes[rank].who() + known + ": " + reason
+                    + "; ending the job";
+        }
+        end(1, msg, -1);
+    }
+
     /** The connection of {@code rank} ended (EOF, error, or protocol violation). */
     void disconnected(int rank) {
         synchronized (this) {

@@ -189,6 +189,7 @@ final class Rendezvous implements AutoCloseable {
                     case Wire.AllGather g -> job.allGather(rank, g.seq(), g.blob());
                     case Wire.Finalized f -> job.finalized(rank);
                     case Wire.GlobalExit g -> job.globalExit(rank, g.status());
+                    case Wire.PeerLost l -> job.peerLost(rank, l.peer(), l.reason());
                     default -> throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from a PE");
                 }
             }

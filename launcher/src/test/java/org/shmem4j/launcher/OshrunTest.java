@@ -202,6 +202,20 @@ class OshrunTest {
     }
 
     @Test
+    void aPeThatLosesAPeerEndsTheJobNamingThePeer() throws Exception {
+        // the peer's host may be gone: the job's message names it, not the PE that noticed and failed
+        Run r = run(job(3, "peerLost", "1"));
+        assertEquals(1, r.status(), r.err());
+        assertTrue(r.err().matches("(?s).*oshrun: PE 2 \\(pid \\d+\\) cannot be reached from PE 1 \\(pid \\d+\\): "
+                + "ucp_ep_create to PE 2 failed; ending the job.*"), r.err());
+        assertFalse(r.err().contains("before finalizing"), "the PE that reported is not blamed: " + r.err());
+        Matcher[] lines = peLines(r.out(), 3);
+        for (int rank = 0; rank < 3; rank++) {
+            assertGone(Long.parseLong(lines[rank].group(3)));
+        }
+    }
+
+    @Test
     void sigkilledPeEndsTheJobWithinTwoSecondsAndShmIsCleaned() throws Exception {
         Path errFile = Files.createTempFile(tmp, "err", ".txt");
         Process p = startStreaming(job(4, "shmfile"), errFile);

@@ -69,6 +69,13 @@ public final class TestPe {
                 }
                 Thread.sleep(Long.MAX_VALUE);
             }
+            case "peerLost" -> { // rank target's transport loses the next rank, then it fails as a PE does
+                if (b.rank() == target) {
+                    b.peerLost((target + 1) % b.size(), "ucp_ep_create to PE " + (target + 1) % b.size() + " failed");
+                    System.exit(1);
+                }
+                Thread.sleep(Long.MAX_VALUE);
+            }
             case "finalizeThenExit" -> { // rank target leaves while the others enter a new exchange
                 b.finalized();
                 if (b.rank() != target) {

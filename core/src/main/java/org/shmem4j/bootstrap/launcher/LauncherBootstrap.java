@@ -47,6 +47,7 @@ public final class LauncherBootstrap extends JobMember {
     private final Socket socket;
     private final DataOutputStream out;
     private final Object gatherLock = new Object();
+    private final java.util.BitSet lostPeers = new java.util.BitSet();
     private long nextSeq; // guarded by gatherLock
     private volatile CompletableFuture<byte[][]> pending; // the all-gather awaiting its result
     private volatile String abortReason;
@@ -170,6 +171,21 @@ public final class LauncherBootstrap extends JobMember {
             System.err.println(e.getMessage()); // exit anyway: that is what the caller asked for
         }
         exitProcess(status);
+    }
+
+    @Override
+    public void peerLost(int pe, String reason) {
+        synchronized (lostPeers) {
+            if (lostPeers.get(pe)) {
+                return;
+            }
+            lostPeers.set(pe);
+        }
+        try {
+            send(new Wire.PeerLost(pe, reason));
+        } catch (ShmemException e) {
+            // the connection to oshrun is gone too: the job is ending anyway
+        }
     }
 
     @Override

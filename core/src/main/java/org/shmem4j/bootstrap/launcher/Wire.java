@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
  * FINALIZED        4  (empty)                                                 PE -> launcher
  * GLOBAL_EXIT      5  status:i32                                              PE -> launcher
  * ABORT            6  reason:string     (the job is being torn down)          launcher -> PE
+ * PEER_LOST        7  peer:i32 reason:string  (the PE cannot reach peer)       PE -> launcher
  * </pre>
  *
  * All integers are big-endian ({@link DataOutputStream}). A PE's all-gather sequence numbers
@@ -39,9 +40,9 @@ public final class Wire {
     /** First field of HELLO, "SHJ4": rejects strangers that happen to connect. */
     public static final int MAGIC = 0x53484A34;
     /** Protocol version carried in HELLO. */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
-    static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6;
+    static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6, PEER_LOST = 7;
 
     private Wire() {}
 
@@ -72,6 +73,12 @@ public final class Wire {
 
     /** The PE called {@code shmem_global_exit(status)}. */
     public record GlobalExit(int status) implements Message {}
+
+    /**
+     * The PE's network transport lost {@code peer} (its endpoint failed or it cannot be reached):
+     * the launcher names that peer, whose host may be gone, rather than the PE that noticed.
+     */
+    public record PeerLost(int peer, String reason) implements Message {}
 
     /** The launcher is tearing the job down for {@code reason}. */
     public record Abort(String reason) implements Message {}
@@ -129,6 +136,11 @@ public final class Wire {
                 case Abort a -> {
                     d.writeByte(ABORT);
                     writeString(d, a.reason());
+                }
+                case PeerLost l -> {
+                    d.writeByte(PEER_LOST);
+                    d.writeInt(l.peer());
+                    writeString(d, l.reason());
                 }
             }
         } catch (IOException e) {
@@ -196,6 +208,7 @@ public final class Wire {
                 case FINALIZED -> new Finalized();
                 case GLOBAL_EXIT -> new GlobalExit(d.readInt());
                 case ABORT -> new Abort(readString(d, body.length));
+                case PEER_LOST -> new PeerLost(d.readInt(), readString(d, body.length));
                 default -> throw new ProtocolException("shmem4j wire: unknown frame type " + body[0]);
             };
             if (d.available() != 0) {

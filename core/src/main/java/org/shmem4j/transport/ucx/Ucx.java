@@ -28,6 +28,16 @@ final class Ucx {
 
     static final int OK = 0, INPROGRESS = 1, ERR_BUSY = -15;
 
+    /**
+     * Whether {@code status} says the peer (or the way to it) is gone rather than that this PE
+     * misused UCX: I/O error, unreachable, timed out, rejected, not connected, connection reset,
+     * and UCX's link and endpoint failure ranges (ucs/type/status.h).
+     */
+    static boolean lostPeer(int status) {
+        return status == -3 || status == -6 || status == -20 || (status <= -23 && status >= -25)
+                || (status <= -40 && status >= -89);
+    }
+
     // ucp_params_t (80 bytes)
     static final long PARAMS_SIZE = 80, PARAMS_FIELD_MASK = 0, PARAMS_FEATURES = 8, PARAMS_MT_WORKERS_SHARED = 48;
     static final long PARAM_FIELD_FEATURES = 1, PARAM_FIELD_MT_WORKERS_SHARED = 1 << 5;

@@ -95,7 +95,7 @@ final class UcxChannel implements Channel {
         }
         int failure = failures.get(pe);
         if (failure != Ucx.OK) {
-            throw new ShmemException(what + ": PE " + pe + " is unreachable, its UCX endpoint failed: " + ucx.describe(failure));
+            throw transport.peerLost(pe, what + ": PE " + pe + " is unreachable, its UCX endpoint failed: " + ucx.describe(failure));
         }
         MemorySegment ep = endpoints[pe];
         return ep != null ? ep : connect(pe);
@@ -114,7 +114,10 @@ final class UcxChannel implements Channel {
             params.set(ADDRESS, Ucx.EP_ERR_HANDLER, EndpointFailures.HANDLER);
             params.set(ADDRESS, Ucx.EP_ERR_HANDLER_ARG, MemorySegment.ofAddress(EndpointFailures.key(id, pe)));
             MemorySegment epP = a.allocate(ADDRESS);
-            ucx.check((int) ucx.epCreate.invokeExact(worker, params, epP), "ucp_ep_create to PE " + pe);
+            int created = (int) ucx.epCreate.invokeExact(worker, params, epP);
+            if (created != Ucx.OK) {
+                throw failed("ucp_ep_create", pe, created);
+            }
             MemorySegment ep = epP.get(ADDRESS, 0);
             byte[] key = transport.rkey(pe);
             MemorySegment packed = a.allocate(key.length).copyFrom(MemorySegment.ofArray(key));
@@ -289,8 +292,24 @@ final class UcxChannel implements Channel {
         }
     }
 
+    /**
+     * The exception for a request or call that failed with {@code status}. When the status says a
+     * peer is gone, the job is told which one (for a worker-wide flush, {@code pe} < 0: the first
+     * peer whose endpoint failed).
+     */
     private ShmemException failed(String what, int pe, int status) {
-        return new ShmemException(what + " to PE " + pe + " failed in UCX: " + ucx.describe(status));
+        String message = what + (pe < 0 ? "" : " to PE " + pe) + " failed in UCX: " + ucx.describe(status);
+        int lost = pe >= 0 ? pe : firstFailedPeer();
+        return Ucx.lostPeer(status) && lost >= 0 ? transport.peerLost(lost, message) : new ShmemException(message);
+    }
+
+    private int firstFailedPeer() {
+        for (int pe = 0; pe < failures.length(); pe++) {
+            if (failures.get(pe) != Ucx.OK) {
+                return pe;
+            }
+        }
+        return -1;
     }
 
     /** A request pointer that is neither done nor an error, or null. */

@@ -19,6 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.JobHealth;
 import org.shmem4j.transport.NetworkSetup;
 import org.shmem4j.transport.Transport;
 
@@ -48,14 +49,14 @@ final class UcxTransport implements Transport {
     private final long[] bases;
     private final Arena arena = Arena.ofShared();
     private final List<UcxChannel> channels = new ArrayList<>();
-    /** Throws once the job is being torn down: see {@link NetworkSetup#checkAlive()}. */
-    private final Runnable checkAlive;
+    /** Asked while waiting long for a peer, told of a peer lost: see {@link NetworkSetup#health()}. */
+    private final JobHealth health;
     private boolean closed;
 
     private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, int npes,
-            Runnable checkAlive) {
+            JobHealth health) {
         this.ucx = ucx;
-        this.checkAlive = checkAlive;
+        this.health = health;
         this.context = context;
         this.memh = memh;
         this.home = home;
@@ -70,7 +71,7 @@ final class UcxTransport implements Transport {
         UcxTransport t = null;
         byte[] mine;
         try {
-            t = start(setup.region(), setup.npes(), setup.checkAlive());
+            t = start(setup.region(), setup.npes(), setup.health());
             mine = t.describeSelf(setup.region());
         } catch (RuntimeException e) {
             if (t != null) {
@@ -103,7 +104,7 @@ final class UcxTransport implements Transport {
     }
 
     /** This PE's UCP context, registration and home worker. */
-    private static UcxTransport start(MemorySegment region, int npes, Runnable checkAlive) {
+    private static UcxTransport start(MemorySegment region, int npes, JobHealth health) {
         Ucx.Library ucx = Ucx.lib();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment configP = a.allocate(ADDRESS);
@@ -142,7 +143,7 @@ final class UcxTransport implements Transport {
                 ucx.cleanup.invokeExact(context);
                 throw e;
             }
-            return new UcxTransport(ucx, context, memh, home, npes, checkAlive);
+            return new UcxTransport(ucx, context, memh, home, npes, health);
         } catch (RuntimeException e) {
             throw e;
         } catch (Throwable t) {
@@ -265,10 +266,15 @@ final class UcxTransport implements Transport {
         return bases[pe];
     }
 
-    /** One progress call on the home worker, from a thread that waits for peers, unless another thread is progressing it. */
     /** Throws when the job is being torn down (a blocking operation that waits long asks). */
     void checkAlive() {
-        checkAlive.run();
+        health.checkAlive();
+    }
+
+    /** Reports {@code pe} lost to the job and returns the exception the failing operation throws. */
+    ShmemException peerLost(int pe, String message) {
+        health.peerLost(pe, message);
+        return new ShmemException(message);
     }
 
     /** Progresses the home worker unless another thread does; how much advanced. */

@@ -1,10 +1,16 @@
 package org.shmem4j.transport.ucx;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,15 +18,27 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.shmem4j.ShmemException;
+import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.ChannelContract;
 import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.JobHealth;
 import org.shmem4j.transport.NetworkSetup;
 
 /** The contract over UCX: a few "PEs" in this JVM, each with its own UCP context, all remote to each other (tcp). */
 class UcxChannelTest extends ChannelContract {
     /** Opens {@code npes} UCX transports collectively, as PEs would at start-up (one thread each). */
     static UcxTransport[] openAll(MemorySegment[] regions) {
+        JobHealth[] health = new JobHealth[regions.length];
+        Arrays.fill(health, JobHealth.NONE);
+        return openAll(regions, health);
+    }
+
+    /** As {@link #openAll(MemorySegment[])}, each transport reporting to its own {@code health[pe]}. */
+    static UcxTransport[] openAll(MemorySegment[] regions, JobHealth[] health) {
         int npes = regions.length;
         byte[][] round = new byte[npes][];
         CyclicBarrier barrier = new CyclicBarrier(npes);
@@ -30,7 +48,7 @@ class UcxChannelTest extends ChannelContract {
             for (int pe = 0; pe < npes; pe++) {
                 int rank = pe;
                 boolean[] remote = new boolean[npes];
-                java.util.Arrays.fill(remote, true);
+                Arrays.fill(remote, true);
                 remote[rank] = false;
                 Function<byte[], byte[][]> allGather = mine -> {
                     try {
@@ -43,7 +61,7 @@ class UcxChannelTest extends ChannelContract {
                         throw new IllegalStateException("test all-gather failed", e);
                     }
                 };
-                opened.add(threads.submit(() -> UcxTransport.open(new NetworkSetup(rank, remote, regions[rank], allGather, () -> {}))));
+                opened.add(threads.submit(() -> UcxTransport.open(new NetworkSetup(rank, remote, regions[rank], allGather, health[rank]))));
             }
             UcxTransport[] transports = new UcxTransport[npes];
             for (int pe = 0; pe < npes; pe++) {
@@ -94,5 +112,38 @@ class UcxChannelTest extends ChannelContract {
                 arena.close();
             }
         };
+    }
+
+    @Test
+    @Timeout(120)
+    void aPeerThatIsGoneIsReportedToTheJobAndNamedByTheFailure() {
+        UcxAvailable.requireUcx("the UCX channel's report of a lost peer");
+        // PE 1's transport closes (its process died, or its host went away) before PE 0 ever
+        // talked to it: PE 0's first operation to it fails, names it, and tells the job first
+        var reported = new ConcurrentLinkedQueue<String>();
+        JobHealth recording = new JobHealth() {
+            @Override
+            public void checkAlive() {}
+
+            @Override
+            public void peerLost(int pe, String reason) {
+                reported.add(pe + ": " + reason);
+            }
+        };
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
+            UcxTransport[] t = openAll(regions, new JobHealth[] {recording, JobHealth.NONE});
+            t[1].close();
+            try (Channel channel = t[0].openChannel(ChannelMode.PRIVATE)) {
+                var e = assertThrows(ShmemException.class,
+                        () -> channel.fetchingAtomic(AtomicOp.ADD, 8, 1, 0, 1, 0));
+                assertTrue(e.getMessage().contains("PE 1"), e.getMessage());
+                assertFalse(reported.isEmpty(), "no report for: " + e.getMessage());
+                assertTrue(reported.stream().allMatch(r -> r.startsWith("1: ")), reported::toString);
+                System.out.println("[ucx] lost peer reported: " + reported.peek());
+            } finally {
+                t[0].close();
+            }
+        }
     }
 }
