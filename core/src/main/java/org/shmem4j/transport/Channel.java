@@ -51,6 +51,16 @@ public interface Channel extends AutoCloseable {
      */
     void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add, boolean nbi);
 
+    /**
+     * Puts {@code src} (possibly empty), then raises the 8-byte word at {@code flagOffset} on
+     * {@code pe} to {@code value} unless it holds at least that already: for words that only grow,
+     * such as the collectives' flags. The raise is never visible before its data, nor before this
+     * channel's earlier puts, atomics and puts with signal to {@code pe} (as if fenced), but it is
+     * not ordered with other raises, since only the largest value matters. {@code src} is reusable
+     * at return; complete at quiet.
+     */
+    void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value);
+
     void fence();
 
     void quiet();

@@ -180,9 +180,11 @@ public abstract class ChannelContract {
         assertEquals(110, fetched[0]);
     }
 
-    @Test
-    void aSignalIsNeverSeenBeforeItsData() throws InterruptedException {
-        int n = 16384, rounds = 200; // < 256: a round's byte value is its number
+    /** Small payloads travel with their signal (one message on a network), large ones separately. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 8, 4096, 16384})
+    void aSignalIsNeverSeenBeforeItsData(int n) throws InterruptedException {
+        int rounds = 200; // < 256: a round's byte value is its number
         long data = 4096, sig = 2048;
         AtomicReference<String> wrong = new AtomicReference<>();
         Thread target = Thread.ofPlatform().start(() -> {
@@ -211,6 +213,54 @@ public abstract class ChannelContract {
         }
         target.join(60_000);
         assertEquals(null, wrong.get());
+    }
+
+    @Test
+    void aRaiseComesAfterThePutsBeforeItAndItsDataAndKeepsTheLargestValue() {
+        MemorySegment none = MemorySegment.ofArray(new byte[0]);
+        byte[] large = new byte[16384]; // above what a network sends in one message
+        for (int i = 1; i <= 300; i++) {
+            ch.put(1, 8192, MemorySegment.ofArray(new long[] {i}));
+            ch.putRaise(1, 0, none, 2048, i);
+            ch.putRaise(1, 8256, MemorySegment.ofArray(new long[] {i, i}), 2056, i);
+            ch.putRaise(1, 0, none, 2056, i - 1); // smaller: changes nothing, however it is delivered
+            if (i % 50 == 0) {
+                java.util.Arrays.fill(large, (byte) (i / 50));
+                ch.putRaise(1, 16384, MemorySegment.ofArray(large), 2064, i / 50);
+            }
+            long raised = (long) LONG.getAcquire(f.region(1), 2056L);
+            long itsData = (long) LONG.getAcquire(f.region(1), 8264L);
+            assertEquals(true, raised < i || itsData >= i, "round " + i + ": raise " + raised + " before its data " + itsData);
+            long flag = (long) LONG.getAcquire(f.region(1), 2048L);
+            long earlier = (long) LONG.getAcquire(f.region(1), 8192L);
+            assertEquals(true, flag < i || earlier >= i, "round " + i + ": raise " + flag + " before the put " + earlier);
+            long largeFlag = (long) LONG.getAcquire(f.region(1), 2064L);
+            byte last = f.region(1).get(ValueLayout.JAVA_BYTE, 16384 + large.length - 1);
+            assertEquals(true, largeFlag <= last, "round " + i + ": raise " + largeFlag + " before its large data " + last);
+        }
+        ch.quiet();
+        assertEquals(300L, (long) LONG.getAcquire(f.region(1), 2048L));
+        assertEquals(300L, (long) LONG.getAcquire(f.region(1), 2056L));
+        assertEquals(6L, (long) LONG.getAcquire(f.region(1), 2064L));
+    }
+
+    @Test
+    void fenceOrdersPutsWithSignalAndPutsBothWays() {
+        for (int i = 1; i <= 300; i++) {
+            ch.putSignal(1, 8192, MemorySegment.ofArray(new long[] {i}), 2048, i, false, true);
+            ch.fence();
+            ch.putNbi(1, 8200, MemorySegment.ofArray(new long[] {i}));
+            ch.fence();
+            ch.putSignal(1, 8208, MemorySegment.ofArray(new long[] {i}), 2056, i, false, i % 2 == 0);
+            long third = (long) LONG.getAcquire(f.region(1), 8208L);
+            long second = (long) LONG.getAcquire(f.region(1), 8200L);
+            long first = (long) LONG.getAcquire(f.region(1), 8192L);
+            assertEquals(true, third < i || second >= i, "round " + i + ": put-with-signal overtook the put before it");
+            assertEquals(true, second < i || first >= i, "round " + i + ": put overtook the put-with-signal before it");
+        }
+        ch.quiet();
+        assertEquals(300L, (long) LONG.getAcquire(f.region(1), 2056L));
+        assertEquals(300L, (long) LONG.getAcquire(f.region(1), 8208L));
     }
 
     @Test

@@ -28,6 +28,12 @@ public interface PeerAccess {
     /** Writes a flag word on {@code peer}, ordered after every earlier put of this PE (a release store). */
     void signal(int peer, long offset, long value);
 
+    /**
+     * {@link #put} then {@link #signal} to the same member, as one operation: over a network one
+     * message carries both (flags only grow, so a signal needs no order with other signals).
+     */
+    void putSignal(int peer, long remoteOffset, MemorySegment src, long srcOffset, long bytes, long flag, long value);
+
     /** True when member {@code peer}'s region is mapped here (else every access is a network operation). */
     boolean mapped(int peer);
 }

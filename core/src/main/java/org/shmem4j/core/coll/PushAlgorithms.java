@@ -74,8 +74,7 @@ final class PushAlgorithms {
             MemorySegment res = s.temp(bytes);
             if (r < 2 * extra && (r & 1) == 0) { // folded away: hand over the source, await the result
                 long st = CollectiveSupport.stamp(seq, 0);
-                s.peers().put(r + 1, foldSlot, s.local(), source, bytes);
-                s.signal(r + 1, s.senderFlag(r), st);
+                s.putSignal(r + 1, foldSlot, source, bytes, s.senderFlag(r), st);
                 s.await(s.senderFlag(r + 1), CollectiveSupport.stamp(seq, ROUNDS_DONE));
                 MemorySegment.copy(s.local(), foldSlot, s.local(), dest, bytes);
                 return;
@@ -92,8 +91,7 @@ final class PushAlgorithms {
                 int partnerRank = partner < extra ? 2 * partner + 1 : partner + extra;
                 long mine = scratch + j * slot; // where the partner's operand lands here, and mine there
                 long st = CollectiveSupport.stamp(seq, 1 + j);
-                s.peers().put(partnerRank, mine, res, 0, bytes);
-                s.signal(partnerRank, s.senderFlag(r), st);
+                s.putSignal(partnerRank, mine, res, 0, bytes, s.senderFlag(r), st);
                 s.await(s.senderFlag(partnerRank), st);
                 if ((nr & d) == 0) {
                     k.combine(res, 0, s.local(), mine, count);
@@ -104,8 +102,7 @@ final class PushAlgorithms {
             }
             MemorySegment.copy(res, 0, s.local(), dest, bytes);
             if (r < 2 * extra) {
-                s.peers().put(r - 1, foldSlot, res, 0, bytes);
-                s.signal(r - 1, s.senderFlag(r), CollectiveSupport.stamp(seq, ROUNDS_DONE));
+                s.putSignal(r - 1, foldSlot, res, 0, bytes, s.senderFlag(r), CollectiveSupport.stamp(seq, ROUNDS_DONE));
             }
         }
 
@@ -144,8 +141,7 @@ final class PushAlgorithms {
                 }
                 for (int m = 0; m < s.size(); m++) {
                     if (m != root) {
-                        s.peers().put(m, scratch, s.local(), source, bytes);
-                        s.signal(m, s.senderFlag(root), st);
+                        s.putSignal(m, scratch, source, bytes, s.senderFlag(root), st);
                     }
                 }
                 MemorySegment.copy(s.local(), source, s.local(), dest, bytes);
@@ -181,8 +177,7 @@ final class PushAlgorithms {
             int r = s.rank();
             for (int i = 1; i < n; i++) { // starting with the next member spreads the load
                 int m = (r + i) % n;
-                s.peers().put(m, scratch + r * bytes, s.local(), source, bytes);
-                s.signal(m, s.senderFlag(r), st);
+                s.putSignal(m, scratch + r * bytes, source, bytes, s.senderFlag(r), st);
             }
             MemorySegment.copy(s.local(), source, s.local(), dest + r * bytes, bytes);
             for (int i = 1; i < n; i++) {

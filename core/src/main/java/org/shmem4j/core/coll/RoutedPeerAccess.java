@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import org.shmem4j.ShmemException;
-import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Channel;
 
 /**
@@ -13,6 +12,7 @@ import org.shmem4j.transport.Channel;
  */
 public final class RoutedPeerAccess implements PeerAccess {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
 
     private final MemorySegment[] mapped;
     private final int[] worldRanks;
@@ -66,16 +66,28 @@ public final class RoutedPeerAccess implements PeerAccess {
         }
     }
 
-    /** Remote: a fence orders it after this PE's earlier puts to that member, and an atomic swap cannot tear. */
+    /**
+     * Remote: a raise, ordered after this PE's earlier puts to that member; flags only grow (they
+     * are stamps), so signals to one member need no order among themselves.
+     */
     @Override
     public void signal(int peer, long offset, long value) {
         MemorySegment m = mapped[peer];
         if (m != null) {
             LONG.setRelease(m, offset, value);
         } else {
-            Channel c = network(peer);
-            c.fence();
-            c.atomic(AtomicOp.SWAP, 8, worldRanks[peer], offset, value);
+            network(peer).putRaise(worldRanks[peer], 0, NOTHING, offset, value);
+        }
+    }
+
+    @Override
+    public void putSignal(int peer, long remoteOffset, MemorySegment src, long srcOffset, long bytes, long flag, long value) {
+        MemorySegment m = mapped[peer];
+        if (m != null) {
+            MemorySegment.copy(src, srcOffset, m, remoteOffset, bytes);
+            LONG.setRelease(m, flag, value);
+        } else {
+            network(peer).putRaise(worldRanks[peer], remoteOffset, src.asSlice(srcOffset, bytes), flag, value);
         }
     }
 

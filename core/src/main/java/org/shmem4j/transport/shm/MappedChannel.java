@@ -108,6 +108,25 @@ public final class MappedChannel implements Channel {
     }
 
     @Override
+    public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
+        MemorySegment r = region(pe);
+        MemorySegment.copy(src, 0, r, offset, src.byteSize());
+        raise(r, flagOffset, value);
+    }
+
+    /** Raises the word at {@code offset} of {@code r} to at least {@code value} (a full fence: earlier stores are visible first). */
+    public static void raise(MemorySegment r, long offset, long value) {
+        long current = (long) LONG.getVolatile(r, offset);
+        while (current < value) {
+            long witness = (long) LONG.compareAndExchange(r, offset, current, value);
+            if (witness == current) {
+                return;
+            }
+            current = witness;
+        }
+    }
+
+    @Override
     public void fence() {
         VarHandle.releaseFence();
     }

@@ -41,7 +41,8 @@ final class Ucx {
     // ucp_params_t (80 bytes)
     static final long PARAMS_SIZE = 80, PARAMS_FIELD_MASK = 0, PARAMS_FEATURES = 8, PARAMS_MT_WORKERS_SHARED = 48;
     static final long PARAM_FIELD_FEATURES = 1, PARAM_FIELD_MT_WORKERS_SHARED = 1 << 5;
-    static final long FEATURE_RMA = 1 << 1, FEATURE_AMO32 = 1 << 2, FEATURE_AMO64 = 1 << 3, FEATURE_WAKEUP = 1 << 4;
+    static final long FEATURE_RMA = 1 << 1, FEATURE_AMO32 = 1 << 2, FEATURE_AMO64 = 1 << 3, FEATURE_WAKEUP = 1 << 4,
+            FEATURE_AM = 1 << 6;
     // ucp_worker_params_t (200 bytes)
     static final long WORKER_PARAMS_SIZE = 200, WORKER_FIELD_MASK = 0, WORKER_THREAD_MODE = 8;
     static final long WORKER_PARAM_FIELD_THREAD_MODE = 1;
@@ -58,6 +59,15 @@ final class Ucx {
     static final long REQUEST_PARAM_SIZE = 72, REQ_OP_ATTR_MASK = 0, REQ_FLAGS = 4, REQ_DATATYPE = 24, REQ_REPLY_BUFFER = 40;
     static final int OP_ATTR_FIELD_DATATYPE = 1 << 3, OP_ATTR_FIELD_FLAGS = 1 << 4, OP_ATTR_FIELD_REPLY_BUFFER = 1 << 5;
     static final int EP_CLOSE_FLAG_FORCE = 1;
+    // ucp_am_handler_param_t (32 bytes), ucp_am_recv_param_t (16 bytes), active message flags
+    static final long AM_HANDLER_PARAM_SIZE = 32, AM_HANDLER_FIELD_MASK = 0, AM_HANDLER_ID = 8, AM_HANDLER_FLAGS = 12,
+            AM_HANDLER_CB = 16, AM_HANDLER_ARG = 24;
+    static final long AM_HANDLER_FIELD_ID = 1, AM_HANDLER_FIELD_FLAGS = 1 << 1, AM_HANDLER_FIELD_CB = 1 << 2,
+            AM_HANDLER_FIELD_ARG = 1 << 3;
+    static final int AM_FLAG_WHOLE_MSG = 1;
+    static final long AM_RECV_PARAM_SIZE = 16, AM_RECV_ATTR = 0, AM_RECV_REPLY_EP = 8;
+    static final long AM_RECV_ATTR_FIELD_REPLY_EP = 1, AM_RECV_ATTR_FLAG_RNDV = 1 << 17;
+    static final int AM_SEND_FLAG_REPLY = 1, AM_SEND_FLAG_EAGER = 1 << 1;
     // ucp_atomic_op_t
     static final int ATOMIC_ADD = 0, ATOMIC_SWAP = 1, ATOMIC_CSWAP = 2, ATOMIC_AND = 3, ATOMIC_OR = 4, ATOMIC_XOR = 5;
 
@@ -103,6 +113,7 @@ final class Ucx {
         final MethodHandle epCreate, epCloseNbx, epFlushNbx, epRkeyUnpack, rkeyDestroy;
         final MethodHandle memMap, memUnmap, rkeyPack, rkeyBufferRelease;
         final MethodHandle putNbx, getNbx, atomicOpNbx, requestCheckStatus, requestFree;
+        final MethodHandle setAmHandler, amSendNbx;
         final MethodHandle statusString, poll, versionString;
 
         private Library() {
@@ -157,6 +168,9 @@ final class Ucx {
             rkeyPack = b.fn("ucp_rkey_pack", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
             rkeyBufferRelease = b.fn("ucp_rkey_buffer_release", FunctionDescriptor.ofVoid(ADDRESS));
             FunctionDescriptor rma = FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS);
+            setAmHandler = b.fn("ucp_worker_set_am_recv_handler", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+            amSendNbx = b.fn("ucp_am_send_nbx",
+                    FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
             putNbx = b.fn("ucp_put_nbx", rma);
             getNbx = b.fn("ucp_get_nbx", rma);
             atomicOpNbx = b.fn("ucp_atomic_op_nbx",

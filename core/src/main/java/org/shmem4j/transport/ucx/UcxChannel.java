@@ -22,7 +22,10 @@ import org.shmem4j.transport.Channel;
  * endpoint to each peer's home worker made on first use (a job of N PEs with C contexts would
  * otherwise open N x C connections at start-up, most never used) with the peer's key unpacked
  * for it. Requests are completed by polling ({@code ucp_request_check_status} while progressing
- * the worker): no upcalls, so no callback can ever run inside a critical section of the JVM.
+ * the worker), so the only upcalls are UCX's error handler and the acknowledgements of
+ * {@link SignalMessages} (no downcall is critical, so no upcall can run inside a critical section
+ * of the JVM). Put-with-signal of a small payload is one such message; see {@link Signals} for how
+ * it is ordered with the RMA and atomics around it.
  *
  * <p>Java heap memory cannot be the buffer of an operation that outlives the call (the GC moves
  * arrays), so heap sources and destinations go through native memory: a bounce buffer for
@@ -56,6 +59,7 @@ final class UcxChannel implements Channel {
     /** This channel's number for {@link EndpointFailures}, and the status each peer's endpoint failed with (0: none). */
     private final long id;
     private final AtomicIntegerArray failures;
+    private final Signals signals;
 
     /** An operation in flight (its request may be null when it completed at once) and its delivery at quiet. */
     private record Pending(int pe, MemorySegment request, Runnable atQuiet, String what) {}
@@ -81,6 +85,7 @@ final class UcxChannel implements Channel {
         this.posted = new PostedAtomics();
         this.staging = new Staging();
         this.bounce = arena.allocate(4096, 64);
+        this.signals = new Signals(npes);
         transport.agent().watch(worker, lock, () -> lastUse);
     }
 
@@ -99,6 +104,13 @@ final class UcxChannel implements Channel {
         }
         MemorySegment ep = endpoints[pe];
         return ep != null ? ep : connect(pe);
+    }
+
+    /** The endpoint for an RMA or atomic operation: after a fence, the signal messages before it are applied first. */
+    private MemorySegment rmaEndpoint(int pe, String what) throws Throwable {
+        MemorySegment ep = endpoint(pe, what);
+        signals.beforeRma(pe);
+        return ep;
     }
 
     private MemorySegment connect(int pe) {
@@ -225,6 +237,149 @@ final class UcxChannel implements Channel {
             if (overflow != null) {
                 overflow.close();
                 overflow = null;
+            }
+        }
+    }
+
+    /**
+     * The channel's signal messages and their order with everything else. A message is applied
+     * when the target's home worker runs its handler, which an endpoint flush does not wait for,
+     * so the channel counts each target's unanswered messages, and completion and ordering are:
+     * <ul>
+     * <li>quiet and pe_quiet: the flush, then every answer (from that PE);</li>
+     * <li>a fence, then a message to PE p: if RMA or atomics to p may be incomplete, p's endpoint
+     *     is flushed first (UCX's fence need not order them with active messages);</li>
+     * <li>a fence, then anything to PE p: if messages to p are unanswered, their answers first.</li>
+     * </ul>
+     * So a fence costs nothing until something crosses it, and a put followed by a signal costs
+     * one round trip only when they go to the same PE as separate operations (one message when
+     * issued as put-with-signal). Used under the channel's lock; the answers arrive inside this
+     * channel's worker progress, which also runs only under it.
+     */
+    private final class Signals {
+        private final long listening;
+        private final int[] unanswered;
+        private int unansweredTotal;
+        private final java.util.BitSet awaited = new java.util.BitSet(); // PEs with unanswered messages
+        private final java.util.BitSet carrying = new java.util.BitSet(); // ... among them puts with signal
+        private final java.util.BitSet rmaOpen = new java.util.BitSet(); // PEs with RMA/atomics not yet flushed
+        private final java.util.BitSet fencedMessages = new java.util.BitSet();
+        private final java.util.BitSet fencedRma = new java.util.BitSet();
+        private final MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
+        private final MemorySegment header = arena.allocate(SignalMessages.HEADER_BYTES, 8);
+
+        Signals(int npes) {
+            unanswered = new int[npes];
+            param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
+            param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
+            listening = SignalMessages.listen(ucx, worker, this::answered);
+        }
+
+        boolean any() {
+            return unansweredTotal > 0;
+        }
+
+        void rmaIssued(int pe) {
+            rmaOpen.set(pe);
+        }
+
+        void beforeRma(int pe) throws Throwable {
+            if (fencedMessages.get(pe)) {
+                fencedMessages.clear(pe);
+                awaitAnswers(pe);
+            }
+        }
+
+        void fence() {
+            fencedMessages.or(awaited);
+            fencedRma.or(rmaOpen);
+        }
+
+        /**
+         * Sends one message. A raise is ordered after the earlier RMA, atomics and puts with signal
+         * to {@code pe} without a fence (see {@link Channel#raise}), but not with other raises.
+         */
+        void send(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, boolean nbi)
+                throws Throwable {
+            boolean raise = flags == SignalMessages.FLAG_RAISE;
+            String what = raise ? "signal" : nbi ? "put_signal_nbi" : "put_signal";
+            MemorySegment ep = endpoint(pe, what);
+            if (raise) {
+                if (carrying.get(pe)) {
+                    awaitAnswers(pe);
+                }
+                fencedRma.set(pe, rmaOpen.get(pe));
+            }
+            beforeRma(pe); // messages are not ordered among themselves either
+            if (fencedRma.get(pe)) {
+                await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), what, pe);
+                fencedRma.clear(pe);
+                rmaOpen.clear(pe);
+            }
+            MemorySegment h = nbi ? staging.allocate(SignalMessages.HEADER_BYTES) : header;
+            SignalMessages.header(h, offset, signalOffset, signal, flags);
+            long bytes = src.byteSize();
+            MemorySegment data = bytes == 0 ? MemorySegment.NULL
+                    : src.isNative() ? src : (nbi ? staging.allocate(bytes) : bounce(bytes)).copyFrom(src);
+            MemorySegment request = (MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
+                    SignalMessages.HEADER_BYTES, data, bytes, param);
+            if (Ucx.isError(request)) {
+                throw failed(what, pe, (int) request.address());
+            }
+            unanswered[pe]++;
+            unansweredTotal++;
+            awaited.set(pe);
+            if (!raise) {
+                carrying.set(pe);
+            }
+            if (nbi) {
+                track(pe, request.address() == 0 ? null : request, null, what);
+            } else {
+                await(request, what, pe); // local completion: src reusable
+            }
+        }
+
+        /** After a flush of {@code pe} (every PE when negative): waits for the answers, and nothing is open any more. */
+        void complete(int pe) throws Throwable {
+            awaitAnswers(pe);
+            if (pe < 0) {
+                rmaOpen.clear();
+                fencedRma.clear();
+                fencedMessages.clear();
+            } else {
+                rmaOpen.clear(pe);
+                fencedRma.clear(pe);
+                fencedMessages.clear(pe);
+            }
+        }
+
+        private void answered(int pe) {
+            if (pe >= 0 && pe < unanswered.length && unanswered[pe] > 0) {
+                unansweredTotal--;
+                if (--unanswered[pe] == 0) {
+                    awaited.clear(pe);
+                    carrying.clear(pe);
+                }
+            }
+        }
+
+        private void awaitAnswers(int pe) throws Throwable {
+            for (int round = 0; pe < 0 ? unansweredTotal > 0 : unanswered[pe] > 0; round++) {
+                if ((int) ucx.workerProgress.invokeExact(worker) > 0) {
+                    continue;
+                }
+                transport.progressHome();
+                for (int p = pe < 0 ? awaited.nextSetBit(0) : pe; p >= 0; p = pe < 0 ? awaited.nextSetBit(p + 1) : -1) {
+                    int failure = failures.get(p);
+                    if (failure != Ucx.OK) {
+                        throw transport.peerLost(p, "quiet: PE " + p + " is unreachable, its UCX endpoint failed with "
+                                + unanswered[p] + " signal message(s) unanswered: " + ucx.describe(failure));
+                    }
+                }
+                if (round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
+                    transport.checkAlive();
+                }
+                pause(round);
             }
         }
     }
@@ -369,9 +524,10 @@ final class UcxChannel implements Channel {
     @Override
     public void put(int pe, long offset, MemorySegment src) {
         locked("put", pe, () -> {
-            MemorySegment ep = endpoint(pe, "put");
+            MemorySegment ep = rmaEndpoint(pe, "put");
             MemorySegment from = src.isNative() ? src : bounce(src.byteSize()).copyFrom(src);
             await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
+            signals.rmaIssued(pe);
             return 0;
         });
     }
@@ -379,9 +535,10 @@ final class UcxChannel implements Channel {
     @Override
     public void putNbi(int pe, long offset, MemorySegment src) {
         locked("put_nbi", pe, () -> {
-            MemorySegment ep = endpoint(pe, "put_nbi");
+            MemorySegment ep = rmaEndpoint(pe, "put_nbi");
             MemorySegment from = src.isNative() ? src : staging.allocate(src.byteSize()).copyFrom(src);
             track(pe, inFlight(put(ep, pe, offset, from), "put_nbi", pe), null, "put_nbi");
+            signals.rmaIssued(pe);
             return 0;
         });
     }
@@ -389,7 +546,7 @@ final class UcxChannel implements Channel {
     @Override
     public void get(MemorySegment dst, int pe, long offset) {
         locked("get", pe, () -> {
-            MemorySegment ep = endpoint(pe, "get");
+            MemorySegment ep = rmaEndpoint(pe, "get");
             MemorySegment into = dst.isNative() ? dst : bounce(dst.byteSize());
             await(get(ep, pe, offset, into), "get", pe);
             if (into != dst) {
@@ -402,7 +559,7 @@ final class UcxChannel implements Channel {
     @Override
     public void getNbi(MemorySegment dst, int pe, long offset) {
         locked("get_nbi", pe, () -> {
-            MemorySegment ep = endpoint(pe, "get_nbi");
+            MemorySegment ep = rmaEndpoint(pe, "get_nbi");
             MemorySegment into = dst.isNative() ? dst : staging.allocate(dst.byteSize());
             Runnable deliver = into == dst ? null : () -> dst.copyFrom(into);
             track(pe, inFlight(get(ep, pe, offset, into), "get_nbi", pe), deliver, "get_nbi");
@@ -447,7 +604,7 @@ final class UcxChannel implements Channel {
     private MemorySegment atomic(String what, AtomicOp op, int bytes, int pe, long offset, MemorySegment buffer,
             MemorySegment result) throws Throwable {
         checkWord(bytes);
-        MemorySegment ep = endpoint(pe, what);
+        MemorySegment ep = rmaEndpoint(pe, what);
         atomicParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK,
                 Ucx.OP_ATTR_FIELD_DATATYPE | (result == null ? 0 : Ucx.OP_ATTR_FIELD_REPLY_BUFFER));
         atomicParam.set(JAVA_LONG, Ucx.REQ_DATATYPE, Ucx.contig(bytes));
@@ -477,6 +634,7 @@ final class UcxChannel implements Channel {
             store(out, bytes, cswap ? operand : 0);
             track(pe, inFlight(atomic("fetching atomic nbi", op, bytes, pe, offset, in, out), "fetching atomic nbi", pe),
                     () -> result.asSlice(0, bytes).copyFrom(out.asSlice(0, bytes)), "fetching atomic nbi");
+            signals.rmaIssued(pe);
             return 0;
         });
     }
@@ -495,14 +653,27 @@ final class UcxChannel implements Channel {
             store(slot, bytes, operand);
             posted.issued(pe, inFlight(atomic("atomic", op, bytes, pe, offset, slot, op == AtomicOp.SWAP ? sink : null),
                     "atomic", pe));
+            signals.rmaIssued(pe);
             return 0;
         });
     }
 
-    /** The data, a fence on the worker (later operations on an endpoint complete after earlier ones), then the signal. */
+    /**
+     * A small payload: one {@link SignalMessages message} with the data and the signal. A large one:
+     * the data, a fence on the worker (later operations on an endpoint complete after earlier ones),
+     * then the signal.
+     */
     @Override
     public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add,
             boolean nbi) {
+        // the message's handler adds with a CPU atomic: only where the engine's atomics mix with those
+        if (src.byteSize() <= SignalMessages.MAX_PAYLOAD && (!add || transport.atomicsCoherentWithCpu())) {
+            locked(nbi ? "put_signal_nbi" : "put_signal", pe, () -> {
+                signals.send(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0, nbi);
+                return 0;
+            });
+            return;
+        }
         lock.lock();
         try {
             if (nbi) {
@@ -517,10 +688,25 @@ final class UcxChannel implements Channel {
         }
     }
 
+    /** One message (large data: a put, then the message); see {@link Signals} for its order with what came before. */
+    @Override
+    public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
+        locked("signal", pe, () -> {
+            boolean small = src.byteSize() <= SignalMessages.MAX_PAYLOAD;
+            if (!small) {
+                put(pe, offset, src);
+            }
+            signals.send(pe, offset, small ? src : src.asSlice(0, 0), flagOffset, value, SignalMessages.FLAG_RAISE, false);
+            return 0;
+        });
+    }
+
+    /** UCX's fence orders RMA and atomics among themselves; {@link Signals} orders them with the messages. */
     @Override
     public void fence() {
         locked("ucp_worker_fence", -1, () -> {
             ucx.check((int) ucx.workerFence.invokeExact(worker), "ucp_worker_fence");
+            signals.fence();
             return 0;
         });
     }
@@ -537,6 +723,7 @@ final class UcxChannel implements Channel {
         locked("quiet", -1, () -> {
             if (!closed) {
                 await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
+                signals.complete(-1);
                 finish(-1);
             }
             return 0;
@@ -550,6 +737,7 @@ final class UcxChannel implements Channel {
             MemorySegment ep = pe >= 0 && pe < endpoints.length ? endpoints[pe] : null;
             if (ep != null && !closed) { // else nothing was ever issued to it
                 await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
+                signals.complete(pe);
                 finish(pe);
             }
             return 0;
@@ -586,7 +774,7 @@ final class UcxChannel implements Channel {
             try {
                 // Only replies to this channel's operations arrive at its worker: with none in
                 // flight, a waiter's poll costs one worker's progress instead of two.
-                if (!closed && (!pending.isEmpty() || posted.any())) {
+                if (!closed && (!pending.isEmpty() || posted.any() || signals.any())) {
                     advanced += (int) ucx.workerProgress.invokeExact(worker);
                 }
             } catch (Throwable t) {
@@ -621,6 +809,7 @@ final class UcxChannel implements Channel {
         } finally {
             lock.unlock();
             EndpointFailures.unregister(id);
+            SignalMessages.stopListening(signals.listening);
             transport.forget(this);
         }
     }

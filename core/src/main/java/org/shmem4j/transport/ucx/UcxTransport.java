@@ -51,6 +51,8 @@ final class UcxTransport implements Transport {
     private final List<UcxChannel> channels = new ArrayList<>();
     /** Asked while waiting long for a peer, told of a peer lost: see {@link NetworkSetup#health()}. */
     private final JobHealth health;
+    /** This PE's key for {@link SignalMessages#stopServing}, 0 before its handler is set. */
+    private long serving;
     private boolean closed;
 
     private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, int npes,
@@ -72,6 +74,7 @@ final class UcxTransport implements Transport {
         byte[] mine;
         try {
             t = start(setup.region(), setup.npes(), setup.health());
+            t.serving = SignalMessages.serve(t.ucx, t.home, setup.region(), setup.rank(), t.arena);
             mine = t.describeSelf(setup.region());
         } catch (RuntimeException e) {
             if (t != null) {
@@ -121,7 +124,7 @@ final class UcxTransport implements Transport {
                 MemorySegment params = a.allocate(Ucx.PARAMS_SIZE, 8);
                 params.set(JAVA_LONG, Ucx.PARAMS_FIELD_MASK, Ucx.PARAM_FIELD_FEATURES | Ucx.PARAM_FIELD_MT_WORKERS_SHARED);
                 params.set(JAVA_LONG, Ucx.PARAMS_FEATURES,
-                        Ucx.FEATURE_RMA | Ucx.FEATURE_AMO32 | Ucx.FEATURE_AMO64 | Ucx.FEATURE_WAKEUP);
+                        Ucx.FEATURE_RMA | Ucx.FEATURE_AMO32 | Ucx.FEATURE_AMO64 | Ucx.FEATURE_WAKEUP | Ucx.FEATURE_AM);
                 params.set(JAVA_INT, Ucx.PARAMS_MT_WORKERS_SHARED, 1); // contexts' workers live on several threads
                 ucx.check((int) ucx.initVersion.invokeExact(Ucx.API_MAJOR, Ucx.API_MINOR, params, config, contextP), "ucp_init");
             } finally {
@@ -384,6 +387,7 @@ final class UcxTransport implements Transport {
         homeLock.lock(); // no waiting thread progresses it from here on
         try {
             flushHome();
+            SignalMessages.stopServing(serving); // the region is unmapped after this
             ucx.workerDestroy.invokeExact(home);
             homeDestroyed = true;
             int ignored = (int) ucx.memUnmap.invokeExact(context, memh);

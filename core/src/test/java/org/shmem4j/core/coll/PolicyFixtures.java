@@ -51,6 +51,12 @@ final class PolicyFixtures {
             }
 
             @Override
+            public void putSignal(int peer, long remoteOffset, MemorySegment src, long srcOffset, long bytes, long flag,
+                    long value) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
             public boolean mapped(int peer) {
                 return !nodesAreHosts || hostOfMember[peer] == hostOfMember[0];
             }

@@ -204,6 +204,13 @@ final class DeferredChannel implements Channel {
     }
 
     @Override
+    public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
+        put(pe, offset, src);
+        fence(); // after its data and the earlier puts; raises of one epoch may land in any order, as the contract allows
+        enqueue(pe, () -> MappedChannel.raise(regions[pe], flagOffset, value), () -> {});
+    }
+
+    @Override
     public synchronized void fence() {
         epoch++;
     }

@@ -33,6 +33,7 @@ class UcxLayoutTest {
             FEATURE_AMO32                     UCP_FEATURE_AMO32
             FEATURE_AMO64                     UCP_FEATURE_AMO64
             FEATURE_WAKEUP                    UCP_FEATURE_WAKEUP
+            FEATURE_AM                        UCP_FEATURE_AM
             WORKER_PARAMS_SIZE                sizeof(ucp_worker_params_t)
             WORKER_FIELD_MASK                 offsetof(ucp_worker_params_t, field_mask)
             WORKER_THREAD_MODE                offsetof(ucp_worker_params_t, thread_mode)
@@ -65,6 +66,24 @@ class UcxLayoutTest {
             OP_ATTR_FIELD_FLAGS               UCP_OP_ATTR_FIELD_FLAGS
             OP_ATTR_FIELD_REPLY_BUFFER        UCP_OP_ATTR_FIELD_REPLY_BUFFER
             EP_CLOSE_FLAG_FORCE               UCP_EP_CLOSE_FLAG_FORCE
+            AM_HANDLER_PARAM_SIZE             sizeof(ucp_am_handler_param_t)
+            AM_HANDLER_FIELD_MASK             offsetof(ucp_am_handler_param_t, field_mask)
+            AM_HANDLER_ID                     offsetof(ucp_am_handler_param_t, id)
+            AM_HANDLER_FLAGS                  offsetof(ucp_am_handler_param_t, flags)
+            AM_HANDLER_CB                     offsetof(ucp_am_handler_param_t, cb)
+            AM_HANDLER_ARG                    offsetof(ucp_am_handler_param_t, arg)
+            AM_HANDLER_FIELD_ID               UCP_AM_HANDLER_PARAM_FIELD_ID
+            AM_HANDLER_FIELD_FLAGS            UCP_AM_HANDLER_PARAM_FIELD_FLAGS
+            AM_HANDLER_FIELD_CB               UCP_AM_HANDLER_PARAM_FIELD_CB
+            AM_HANDLER_FIELD_ARG              UCP_AM_HANDLER_PARAM_FIELD_ARG
+            AM_FLAG_WHOLE_MSG                 UCP_AM_FLAG_WHOLE_MSG
+            AM_RECV_PARAM_SIZE                sizeof(ucp_am_recv_param_t)
+            AM_RECV_ATTR                      offsetof(ucp_am_recv_param_t, recv_attr)
+            AM_RECV_REPLY_EP                  offsetof(ucp_am_recv_param_t, reply_ep)
+            AM_RECV_ATTR_FIELD_REPLY_EP       UCP_AM_RECV_ATTR_FIELD_REPLY_EP
+            AM_RECV_ATTR_FLAG_RNDV            UCP_AM_RECV_ATTR_FLAG_RNDV
+            AM_SEND_FLAG_REPLY                UCP_AM_SEND_FLAG_REPLY
+            AM_SEND_FLAG_EAGER                UCP_AM_SEND_FLAG_EAGER
             ATOMIC_ADD                        UCP_ATOMIC_OP_ADD
             ATOMIC_SWAP                       UCP_ATOMIC_OP_SWAP
             ATOMIC_CSWAP                      UCP_ATOMIC_OP_CSWAP

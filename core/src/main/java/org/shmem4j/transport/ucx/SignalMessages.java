@@ -1,0 +1,202 @@
+package org.shmem4j.transport.ucx;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
+import org.shmem4j.ShmemException;
+import org.shmem4j.transport.shm.MappedChannel;
+
+/**
+ * Put-with-signal as one UCX active message. Over tcp UCX emulates RMA and atomics with messages
+ * anyway, so data, a fence and a signal AMO cost a put, a round trip and a message; one message
+ * carrying the data and the signal reaches the target in about half a round trip. The target's
+ * home worker runs {@link #onPutSignal} when it is progressed (by a waiting thread or the progress
+ * agent): it stores the data, then the signal (a release store or an atomic add, so the signal is
+ * never visible before the data and mixes with the CPU atomics of the target's node), and answers
+ * with an acknowledgement to the sender's channel worker. The sender counts what is unanswered per
+ * peer: quiet (remote completion) waits for the answers, since flushing an endpoint says nothing
+ * about whether a message's handler ran.
+ *
+ * <p>Header, 32 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1: raise to
+ * at least the value, for words that only grow). Small payloads
+ * only ({@link #MAX_PAYLOAD}): sent eagerly, so the handler always gets the whole message; larger
+ * ones go as a put, a fence and an atomic. Upcalls must never throw (an exception escaping one ends
+ * the JVM): a malformed message is reported once on stderr and dropped.
+ */
+final class SignalMessages {
+    private SignalMessages() {}
+
+    static final int PUT_SIGNAL = 1, ACK = 2;
+    static final long HEADER_BYTES = 32;
+    static final long FLAG_ADD = 1, FLAG_RAISE = 2;
+    /** Largest payload sent as a message; a put of more is bandwidth, not latency. */
+    static final long MAX_PAYLOAD = 8192;
+
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final AtomicLong NEXT = new AtomicLong(1);
+    private static final Map<Long, Target> TARGETS = new ConcurrentHashMap<>();
+    private static final Map<Long, IntConsumer> SENDERS = new ConcurrentHashMap<>();
+    private static final AtomicBoolean COMPLAINED = new AtomicBoolean();
+
+    /** {@code ucs_status_t (*)(void *arg, const void *header, size_t header_length, void *data, size_t length, const ucp_am_recv_param_t *param)}. */
+    private static final FunctionDescriptor HANDLER = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS,
+            JAVA_LONG, ADDRESS);
+    private static final MemorySegment ON_PUT_SIGNAL = upcall("onPutSignal");
+    private static final MemorySegment ON_ACK = upcall("onAck");
+
+    private static MemorySegment upcall(String name) {
+        try {
+            return Linker.nativeLinker().upcallStub(MethodHandles.lookup().findStatic(SignalMessages.class, name,
+                    MethodType.methodType(int.class, MemorySegment.class, MemorySegment.class, long.class,
+                            MemorySegment.class, long.class, MemorySegment.class)),
+                    HANDLER, Arena.global());
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** What a PE's home worker needs to apply messages: its region, and how to answer. */
+    private record Target(Ucx.Library ucx, MemorySegment region, MemorySegment answer, MemorySegment answerParam) {}
+
+    /**
+     * Makes {@code home} (this PE's home worker) apply put-with-signal messages to {@code region}
+     * and acknowledge them naming {@code rank}. Returns the key to {@link #stopServing} with.
+     */
+    static long serve(Ucx.Library ucx, MemorySegment home, MemorySegment region, int rank, Arena arena) {
+        long id = NEXT.getAndIncrement();
+        MemorySegment answer = arena.allocate(JAVA_INT);
+        answer.set(JAVA_INT, 0, rank); // constant: an acknowledgement in flight may still read it
+        MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
+        param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
+        param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
+        TARGETS.put(id, new Target(ucx, region, answer, param));
+        setHandler(ucx, home, PUT_SIGNAL, ON_PUT_SIGNAL, id);
+        return id;
+    }
+
+    /** Messages that arrive after this are dropped (the region is about to go). */
+    static void stopServing(long id) {
+        TARGETS.remove(id);
+    }
+
+    /** Makes a channel's {@code worker} count acknowledgements: {@code acked} gets the answering PE. */
+    static long listen(Ucx.Library ucx, MemorySegment worker, IntConsumer acked) {
+        long id = NEXT.getAndIncrement();
+        SENDERS.put(id, acked);
+        setHandler(ucx, worker, ACK, ON_ACK, id);
+        return id;
+    }
+
+    static void stopListening(long id) {
+        SENDERS.remove(id);
+    }
+
+    private static void setHandler(Ucx.Library ucx, MemorySegment worker, int amId, MemorySegment cb, long arg) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment p = a.allocate(Ucx.AM_HANDLER_PARAM_SIZE, 8);
+            p.set(JAVA_LONG, Ucx.AM_HANDLER_FIELD_MASK, Ucx.AM_HANDLER_FIELD_ID | Ucx.AM_HANDLER_FIELD_FLAGS
+                    | Ucx.AM_HANDLER_FIELD_CB | Ucx.AM_HANDLER_FIELD_ARG);
+            p.set(JAVA_INT, Ucx.AM_HANDLER_ID, amId);
+            p.set(JAVA_INT, Ucx.AM_HANDLER_FLAGS, Ucx.AM_FLAG_WHOLE_MSG);
+            p.set(ADDRESS, Ucx.AM_HANDLER_CB, cb);
+            p.set(ADDRESS, Ucx.AM_HANDLER_ARG, MemorySegment.ofAddress(arg));
+            ucx.check((int) ucx.setAmHandler.invokeExact(worker, p), "ucp_worker_set_am_recv_handler");
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new ShmemException("ucp_worker_set_am_recv_handler failed: " + t, t);
+        }
+    }
+
+    /** Writes a message header into {@code header} (at least {@link #HEADER_BYTES}). */
+    static void header(MemorySegment header, long offset, long signalOffset, long signal, long flags) {
+        header.set(JAVA_LONG_UNALIGNED, 0, offset);
+        header.set(JAVA_LONG_UNALIGNED, 8, signalOffset);
+        header.set(JAVA_LONG_UNALIGNED, 16, signal);
+        header.set(JAVA_LONG_UNALIGNED, 24, flags);
+    }
+
+    private static int onPutSignal(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data,
+            long length, MemorySegment param) {
+        Target t = TARGETS.get(arg.address());
+        if (t == null) {
+            return Ucx.OK; // the transport is closing
+        }
+        MemorySegment recv = param.reinterpret(Ucx.AM_RECV_PARAM_SIZE);
+        try {
+            apply(t.region(), recv.get(JAVA_LONG, Ucx.AM_RECV_ATTR), header, headerLength, data, length);
+        } catch (Throwable e) {
+            complain("applying a put-with-signal message failed: " + e);
+        }
+        try { // answered even when dropped: the sender's quiet must not wait forever
+            if ((recv.get(JAVA_LONG, Ucx.AM_RECV_ATTR) & Ucx.AM_RECV_ATTR_FIELD_REPLY_EP) != 0) {
+                MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(recv.get(ADDRESS, Ucx.AM_RECV_REPLY_EP),
+                        ACK, t.answer(), 4L, MemorySegment.NULL, 0L, t.answerParam());
+                if (request.address() != 0 && !Ucx.isError(request)) {
+                    t.ucx().requestFree.invokeExact(request); // UCX frees it once sent; its header is constant
+                } // a failed answer: the sender's endpoint to us fails, and its quiet says so
+            }
+        } catch (Throwable e) {
+            complain("acknowledging a put-with-signal message failed: " + e);
+        }
+        return Ucx.OK;
+    }
+
+    private static void apply(MemorySegment region, long attr, MemorySegment header, long headerLength, MemorySegment data,
+            long length) {
+        if (headerLength != HEADER_BYTES || (attr & Ucx.AM_RECV_ATTR_FLAG_RNDV) != 0) {
+            complain("a put-with-signal message of " + headerLength + " header bytes (attributes 0x" + Long.toHexString(attr)
+                    + ")");
+            return;
+        }
+        MemorySegment h = header.reinterpret(HEADER_BYTES);
+        long offset = h.get(JAVA_LONG_UNALIGNED, 0), signalOffset = h.get(JAVA_LONG_UNALIGNED, 8);
+        long signal = h.get(JAVA_LONG_UNALIGNED, 16);
+        if (length > 0) {
+            MemorySegment.copy(data.reinterpret(length), 0, region, offset, length);
+        }
+        long flags = h.get(JAVA_LONG_UNALIGNED, 24);
+        if ((flags & FLAG_ADD) != 0) {
+            LONG.getAndAdd(region, signalOffset, signal); // a full fence: the data is visible first
+        } else if ((flags & FLAG_RAISE) != 0) {
+            MappedChannel.raise(region, signalOffset, signal);
+        } else {
+            LONG.setRelease(region, signalOffset, signal);
+        }
+    }
+
+    private static int onAck(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
+            MemorySegment param) {
+        try {
+            IntConsumer acked = SENDERS.get(arg.address());
+            if (acked != null && headerLength == 4) {
+                acked.accept(header.reinterpret(4).get(JAVA_INT_UNALIGNED, 0));
+            }
+        } catch (Throwable e) {
+            complain("counting an acknowledgement failed: " + e);
+        }
+        return Ucx.OK;
+    }
+
+    private static void complain(String what) {
+        if (COMPLAINED.compareAndSet(false, true)) {
+            System.err.println("shmem4j: UCX signal messages: " + what + " (dropped; further problems are not reported)");
+        }
+    }
+}
