@@ -12,6 +12,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@link Channel} contract as tests every transport runs: each implementation's test class
@@ -181,8 +183,8 @@ public abstract class ChannelContract {
     }
 
     /** Small payloads travel with their signal (one message on a network), large ones separately. */
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 8, 4096, 16384})
+    @ParameterizedTest
+    @ValueSource(ints = {0, 8, 4096, 16384})
     void aSignalIsNeverSeenBeforeItsData(int n) throws InterruptedException {
         int rounds = 200; // < 256: a round's byte value is its number
         long data = 4096, sig = 2048;

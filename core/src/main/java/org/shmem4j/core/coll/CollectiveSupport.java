@@ -160,12 +160,7 @@ public final class CollectiveSupport {
         peers.signal(peer, flag, value);
     }
 
-    /** Puts {@code bytes} of this PE's region from {@code source} to {@code peer} at {@code offset}, then signals its flag line {@code flag}. */
-    public void putSignal(int peer, long offset, long source, long bytes, long flag, long value) {
-        peers.putSignal(peer, offset, local(), source, bytes, flag, value);
-    }
-
-    /** As {@link #putSignal(int, long, long, long, long, long)} from {@code src} at {@code srcOffset}. */
+    /** Puts {@code bytes} of {@code src} from {@code srcOffset} to {@code peer} at {@code offset}, then signals its flag line {@code flag}. */
     public void putSignal(int peer, long offset, MemorySegment src, long srcOffset, long bytes, long flag, long value) {
         peers.putSignal(peer, offset, src, srcOffset, bytes, flag, value);
     }

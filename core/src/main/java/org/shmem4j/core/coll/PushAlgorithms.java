@@ -74,7 +74,7 @@ final class PushAlgorithms {
             MemorySegment res = s.temp(bytes);
             if (r < 2 * extra && (r & 1) == 0) { // folded away: hand over the source, await the result
                 long st = CollectiveSupport.stamp(seq, 0);
-                s.putSignal(r + 1, foldSlot, source, bytes, s.senderFlag(r), st);
+                s.putSignal(r + 1, foldSlot, s.local(), source, bytes, s.senderFlag(r), st);
                 s.await(s.senderFlag(r + 1), CollectiveSupport.stamp(seq, ROUNDS_DONE));
                 MemorySegment.copy(s.local(), foldSlot, s.local(), dest, bytes);
                 return;
@@ -141,7 +141,7 @@ final class PushAlgorithms {
                 }
                 for (int m = 0; m < s.size(); m++) {
                     if (m != root) {
-                        s.putSignal(m, scratch, source, bytes, s.senderFlag(root), st);
+                        s.putSignal(m, scratch, s.local(), source, bytes, s.senderFlag(root), st);
                     }
                 }
                 MemorySegment.copy(s.local(), source, s.local(), dest, bytes);
@@ -177,7 +177,7 @@ final class PushAlgorithms {
             int r = s.rank();
             for (int i = 1; i < n; i++) { // starting with the next member spreads the load
                 int m = (r + i) % n;
-                s.putSignal(m, scratch + r * bytes, source, bytes, s.senderFlag(r), st);
+                s.putSignal(m, scratch + r * bytes, s.local(), source, bytes, s.senderFlag(r), st);
             }
             MemorySegment.copy(s.local(), source, s.local(), dest + r * bytes, bytes);
             for (int i = 1; i < n; i++) {

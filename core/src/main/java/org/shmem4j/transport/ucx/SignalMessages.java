@@ -37,7 +37,7 @@ import org.shmem4j.transport.shm.MappedChannel;
  * at least the value, for words that only grow). Small payloads
  * only ({@link #MAX_PAYLOAD}): sent eagerly, so the handler always gets the whole message; larger
  * ones go as a put, a fence and an atomic. Upcalls must never throw (an exception escaping one ends
- * the JVM): a malformed message is reported once on stderr and dropped.
+ * the JVM): a malformed message is reported once on stderr, dropped, and still answered.
  */
 final class SignalMessages {
     private SignalMessages() {}

@@ -109,7 +109,7 @@ final class UcxChannel implements Channel {
     /** The endpoint for an RMA or atomic operation: after a fence, the signal messages before it are applied first. */
     private MemorySegment rmaEndpoint(int pe, String what) throws Throwable {
         MemorySegment ep = endpoint(pe, what);
-        signals.beforeRma(pe);
+        signals.orderAfterFence(pe);
         return ep;
     }
 
@@ -283,7 +283,8 @@ final class UcxChannel implements Channel {
             rmaOpen.set(pe);
         }
 
-        void beforeRma(int pe) throws Throwable {
+        /** Anything to {@code pe}: when a fence separates it from unanswered messages to {@code pe}, their answers first. */
+        void orderAfterFence(int pe) throws Throwable {
             if (fencedMessages.get(pe)) {
                 fencedMessages.clear(pe);
                 awaitAnswers(pe);
@@ -297,21 +298,18 @@ final class UcxChannel implements Channel {
 
         /**
          * Sends one message. A raise is ordered after the earlier RMA, atomics and puts with signal
-         * to {@code pe} without a fence (see {@link Channel#raise}), but not with other raises.
+         * to {@code pe} without a fence (see {@link Channel#putRaise}), but not with other raises.
          */
         void send(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, boolean nbi)
                 throws Throwable {
             boolean raise = flags == SignalMessages.FLAG_RAISE;
             String what = raise ? "signal" : nbi ? "put_signal_nbi" : "put_signal";
             MemorySegment ep = endpoint(pe, what);
-            if (raise) {
-                if (carrying.get(pe)) {
-                    awaitAnswers(pe);
-                }
-                fencedRma.set(pe, rmaOpen.get(pe));
+            if (raise && carrying.get(pe)) {
+                awaitAnswers(pe);
             }
-            beforeRma(pe); // messages are not ordered among themselves either
-            if (fencedRma.get(pe)) {
+            orderAfterFence(pe); // messages are not ordered among themselves either
+            if (raise ? rmaOpen.get(pe) : fencedRma.get(pe)) {
                 await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), what, pe);
                 fencedRma.clear(pe);
                 rmaOpen.clear(pe);
@@ -321,11 +319,8 @@ final class UcxChannel implements Channel {
             long bytes = src.byteSize();
             MemorySegment data = bytes == 0 ? MemorySegment.NULL
                     : src.isNative() ? src : (nbi ? staging.allocate(bytes) : bounce(bytes)).copyFrom(src);
-            MemorySegment request = (MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
-                    SignalMessages.HEADER_BYTES, data, bytes, param);
-            if (Ucx.isError(request)) {
-                throw failed(what, pe, (int) request.address());
-            }
+            MemorySegment request = inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
+                    SignalMessages.HEADER_BYTES, data, bytes, param), what, pe);
             unanswered[pe]++;
             unansweredTotal++;
             awaited.set(pe);
@@ -333,8 +328,8 @@ final class UcxChannel implements Channel {
                 carrying.set(pe);
             }
             if (nbi) {
-                track(pe, request.address() == 0 ? null : request, null, what);
-            } else {
+                track(pe, request, null, what);
+            } else if (request != null) {
                 await(request, what, pe); // local completion: src reusable
             }
         }
