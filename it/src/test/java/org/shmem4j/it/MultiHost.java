@@ -20,13 +20,14 @@ final class MultiHost {
     static final int JOB_BOUND_S = 120;
     private static final Pattern READY = Pattern.compile("ready (\\d+) (\\d+) (\\w+)");
 
-    private static final Pattern SHARE = Pattern.compile("pe=\\d+ cpus=(\\d+) .* node_cores=(\\d+)");
+    private static final Pattern SHARE = Pattern.compile("pe=\\d+ cpus=(\\d+) .* node_cores=(\\d+) background_compilation=(\\w+)");
 
     private MultiHost() {}
 
     /**
      * {@link JvmReport} on {@code n} PEs, {@code pesPerNode} on each node: every PE's JVM saw
-     * ceil(its node's cores / PEs there) processors, the node's cores reaching the PE too.
+     * ceil(its node's cores / PEs there) processors, the node's cores reaching the PE too, and
+     * compiled in the foreground exactly when the node's PEs fill its cores.
      */
     static void assertEachPeHadItsShare(Jobs.Result r, int n, int pesPerNode) {
         assertEquals(0, r.exit(), r::describe);
@@ -37,6 +38,7 @@ final class MultiHost {
                 int cores = Integer.parseInt(m.group(2));
                 assertTrue(cores > 0, line);
                 assertEquals((cores + pesPerNode - 1) / pesPerNode, Integer.parseInt(m.group(1)), () -> line + "\n" + r.describe());
+                assertEquals(pesPerNode < cores, Boolean.parseBoolean(m.group(3)), () -> line + "\n" + r.describe());
                 seen++;
             }
         }

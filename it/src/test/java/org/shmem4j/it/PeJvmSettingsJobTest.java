@@ -29,10 +29,11 @@ import org.shmem4j.launcher.Oshrun;
  */
 @Timeout(300)
 class PeJvmSettingsJobTest {
-    private static final Pattern REPORT = Pattern.compile("pe=(\\d+) cpus=(\\d+) gc=(\\S+) maxheap=(\\d+)");
+    private static final Pattern REPORT = Pattern.compile(
+            "pe=(\\d+) cpus=(\\d+) gc=(\\S+) maxheap=(\\d+) .* background_compilation=(\\w+)");
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
-    private record Report(int cpus, String gc, long maxHeap) {}
+    private record Report(int cpus, String gc, long maxHeap, boolean backgroundCompilation) {}
 
     /** Every PE's report of a finished job, after checking that it succeeded. */
     private static List<Report> reports(Jobs.Result r, int n) {
@@ -41,7 +42,8 @@ class PeJvmSettingsJobTest {
         for (String line : r.stdout()) {
             Matcher m = REPORT.matcher(line);
             if (m.find()) {
-                out.add(new Report(Integer.parseInt(m.group(2)), m.group(3), Long.parseLong(m.group(4))));
+                out.add(new Report(Integer.parseInt(m.group(2)), m.group(3), Long.parseLong(m.group(4)),
+                        Boolean.parseBoolean(m.group(5))));
             }
         }
         assertEquals(n, out.size(), r::describe);
@@ -56,11 +58,12 @@ class PeJvmSettingsJobTest {
     }
 
     @Test
-    void eachPeSeesItsShareOfTheCores() {
+    void eachPeSeesItsShareOfTheCoresAndCompilesInTheForegroundWhenThePesFillThem() {
         for (int n : new int[] {1, 2, 3, 5, 8}) {
             int share = n == 1 ? CORES : (CORES + n - 1) / n;
             for (Report rep : reports(job(n), n)) {
                 assertEquals(share, rep.cpus(), n + " PEs on " + CORES + " cores");
+                assertEquals(n == 1 || n < CORES, rep.backgroundCompilation(), n + " PEs on " + CORES + " cores: " + rep);
                 if (share == 1) {
                     // the JVM's ergonomics pick the serial collector for one processor
                     assertTrue(rep.gc().contains("MarkSweepCompact"), rep::toString);
@@ -77,6 +80,7 @@ class PeJvmSettingsJobTest {
         var mine = reports(job(4, "-XX:ActiveProcessorCount=3", "-Xmx96m"), 4);
         for (int i = 0; i < 4; i++) {
             assertEquals(CORES, none.get(i).cpus(), "--jvm-defaults=none: the JVM sees every core");
+            assertTrue(none.get(i).backgroundCompilation(), "--jvm-defaults=none: the JVM's own compilation");
             assertTrue(ours.get(i).maxHeap() < none.get(i).maxHeap(), () -> "4 PEs share half the memory: " + ours + " " + none);
             assertEquals(3, mine.get(i).cpus());
             assertTrue(mine.get(i).maxHeap() <= 96 * mb && mine.get(i).maxHeap() > 48 * mb, mine.get(i)::toString);

@@ -124,10 +124,12 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
               --jvm-defaults=auto|none
                                  auto (default): each PE's JVM gets its share of its node's cores
                                  (-XX:ActiveProcessorCount=ceil(cores/PEs on the node), so that the JVM
-                                 sizes its GC and JIT threads, and below 2 picks the serial GC), from 3
-                                 PEs on a node a share of half its memory for the heaps
-                                 (-XX:MaxRAMPercentage=50/PEs), and the library's AOT cache beside the
-                                 launcher jar (-XX:AOTCache); an option of yours of the same kind wins.
+                                 sizes its GC and JIT threads, and below 2 picks the serial GC),
+                                 -Xbatch when a node's PEs fill its cores (no core is free for
+                                 background compilation), from 3 PEs on a node a share of half its
+                                 memory for the heaps (-XX:MaxRAMPercentage=50/PEs), and the library's
+                                 AOT cache beside the launcher jar (-XX:AOTCache); an option of yours
+                                 of the same kind wins.
                                  none: only your options. SHMEM_INFO=1 prints the choice
               -h, --help         print this help
               --version          print the version of shmem4j (and its git commit)

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +64,22 @@ class PeJvmSettingsTest {
         assertEquals("12.5", value(choose(4, 2), "-XX:MaxRAMPercentage="));
         assertEquals("6.25", value(choose(8, 2), "-XX:MaxRAMPercentage="));
         assertEquals("0.25", value(choose(200, 64), "-XX:MaxRAMPercentage="));
+    }
+
+    @Test
+    void pesThatFillTheirNodesCoresCompileInTheForeground() {
+        // {PEs on the node, cores, -Xbatch expected}: one PE, or fewer PEs than cores, leave a core to the JIT
+        int[][] cases = {{1, 1, 0}, {1, 2, 0}, {2, 2, 1}, {3, 2, 1}, {8, 2, 1}, {2, 4, 0}, {3, 4, 0}, {4, 4, 1},
+            {63, 64, 0}, {64, 64, 1}};
+        for (int[] c : cases) {
+            var options = choose(c[0], c[1]);
+            assertEquals(c[2] == 1, options.contains("-Xbatch"), c[0] + " PEs on " + c[1] + " cores: " + options);
+        }
+        for (String own : List.of("-Xbatch", "-XX:+BackgroundCompilation", "-XX:-BackgroundCompilation")) {
+            var choice = PeJvmSettings.choose(4, 2, List.of(own), NO_CACHE);
+            assertFalse(choice.options().contains("-Xbatch"), own + ": " + choice.options());
+            assertTrue(choice.explained().contains("compilation: yours"), choice::explained);
+        }
     }
 
     @Test
@@ -136,11 +153,21 @@ class PeJvmSettingsTest {
         var cmd = PeJvmSettings.onNode(choice, 3, echo);
         assertEquals(List.of("a b", "-XX:ActiveProcessorCount=3", "-XX:ActiveProcessorCount=7", "cores=8"),
                 run(cmd, Map.of("SLURM_CPUS_ON_NODE", "8")), "only the placeholder is replaced");
-        // without Slurm, the online cores; 1000 PEs on the node leave each a share of 1
-        var many = PeJvmSettings.onNode(PeJvmSettings.choose(1000, 0, List.of(), NO_CACHE), 1000, echo);
+        // 3 PEs fill 3 cores or fewer: the compilation placeholder becomes -Xbatch, else it goes
+        var withBatch = new ArrayList<>(echo);
+        withBatch.add(PeJvmSettings.NODE_BATCH);
+        withBatch.add("last");
+        var batchCmd = PeJvmSettings.onNode(choice, 3, withBatch);
+        assertEquals(List.of("a b", "-XX:ActiveProcessorCount=1", "-XX:ActiveProcessorCount=7", "-Xbatch", "last",
+                "cores=3"), run(batchCmd, Map.of("SLURM_CPUS_ON_NODE", "3")));
+        assertEquals(List.of("a b", "-XX:ActiveProcessorCount=2", "-XX:ActiveProcessorCount=7", "last", "cores=4"),
+                run(batchCmd, Map.of("SLURM_CPUS_ON_NODE", "4")));
+        assertTrue(choice.options().contains(PeJvmSettings.NODE_BATCH), choice::toString);
+        // without Slurm, the online cores; 1000 PEs on the node leave each a share of 1 and fill them
+        var many = PeJvmSettings.onNode(PeJvmSettings.choose(1000, 0, List.of(), NO_CACHE), 1000, withBatch);
         var out = run(many, Map.of());
         assertEquals("-XX:ActiveProcessorCount=1", out.get(1));
-        assertEquals("cores=" + Runtime.getRuntime().availableProcessors(), out.get(3));
+        assertEquals(List.of("-Xbatch", "last", "cores=" + Runtime.getRuntime().availableProcessors()), out.subList(3, 6));
         // known cores: the command is left as it is
         assertEquals(echo, PeJvmSettings.onNode(PeJvmSettings.choose(3, 8, List.of(), NO_CACHE), 3, echo));
     }
@@ -166,8 +193,10 @@ class PeJvmSettingsTest {
 
         var none = new PeCommands(LaunchOptions.parse(List.of("-n", "4", "--jvm-defaults=none", "-cp", dir.toString(),
                 "Main")), new LocalPeStarter(), false, 2, 1);
+        assertTrue(local.command(3).contains("-Xbatch"), "4 PEs on 2 cores: " + local.command(3));
         assertFalse(none.command(0).stream().anyMatch(o -> o.startsWith("-XX:ActiveProcessorCount")
-                || o.startsWith("-XX:MaxRAMPercentage") || o.startsWith("-XX:AOTCache")), none.command(0)::toString);
+                || o.startsWith("-XX:MaxRAMPercentage") || o.startsWith("-XX:AOTCache") || o.startsWith("-Xbatch")),
+                none.command(0)::toString);
 
         // over ssh: one PE here, three on host b (whose cores b counts)
         String here = LaunchEnv.kernelHostName();
