@@ -21,6 +21,10 @@ import java.lang.foreign.MemorySegment;
  *     it is on the Java heap (staged through native memory and copied at quiet).</li>
  * <li>{@link #atomic} (non-fetching) is delivered by the next {@code quiet}.</li>
  * <li>{@link #putSignal}: no PE sees the signal before the data (whatever the signal's value).</li>
+ * <li>{@link #putRaise} is delivered without any further call on either side: the library's flags
+ *     it carries are awaited by their receivers, so quiet need not complete it (a network channel
+ *     would otherwise pay a round trip per quiet for the previous barrier's flags); closing the
+ *     channel does.</li>
  * <li>{@link #quiet()} completes everything this channel issued, to every PE; {@link #quiet(int)}
  *     only what it issued to one PE (pe_quiet may complete more, never less).</li>
  * </ul>
@@ -57,7 +61,7 @@ public interface Channel extends AutoCloseable {
      * such as the collectives' flags. The raise is never visible before its data, nor before this
      * channel's earlier puts, atomics and puts with signal to {@code pe} (as if fenced), but it is
      * not ordered with other raises, since only the largest value matters. {@code src} is reusable
-     * at return; complete at quiet.
+     * at return; delivered without further calls, complete at the channel's close (not at quiet).
      */
     void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value);
 

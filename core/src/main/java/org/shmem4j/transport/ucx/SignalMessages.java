@@ -14,6 +14,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,22 +29,28 @@ import org.shmem4j.transport.shm.MappedChannel;
  * carrying the data and the signal reaches the target in about half a round trip. The target's
  * home worker runs {@link #onPutSignal} when it is progressed (by a waiting thread or the progress
  * agent): it stores the data, then the signal (a release store or an atomic add, so the signal is
- * never visible before the data and mixes with the CPU atomics of the target's node), and answers
- * with an acknowledgement to the sender's channel worker. The sender counts what is unanswered per
- * peer: quiet (remote completion) waits for the answers, since flushing an endpoint says nothing
- * about whether a message's handler ran.
+ * never visible before the data and mixes with the CPU atomics of the target's node), and counts
+ * the message for its sender.
  *
- * <p>Header, 32 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1: raise to
- * at least the value, for words that only grow). Small payloads
- * only ({@link #MAX_PAYLOAD}): sent eagerly, so the handler always gets the whole message; larger
- * ones go as a put, a fence and an atomic. Upcalls must never throw (an exception escaping one ends
- * the JVM): a malformed message is reported once on stderr, dropped, and still answered.
+ * <p>Completion by count: a message is not answered (an answer per message cost a send on the
+ * target and a receive on the sender for each one, a third of a 2-node barrier). A sender that
+ * needs to know its messages applied (quiet; an order a fence promised; closing) sends a query with
+ * how many it has sent to that PE; the target answers once it has applied that many from the
+ * sender, at once or when the last of them arrives (UCX need not deliver them in order). Flushing
+ * an endpoint would not do: it says nothing about whether a message's handler ran.
+ *
+ * <p>Message header, 40 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1:
+ * raise to at least the value, for words that only grow), sender (the sending channel's key). Query
+ * header, 16 bytes: sender, count. Answer header: the answering PE's rank. Small payloads only
+ * ({@link #MAX_PAYLOAD}): sent eagerly, so the handler always gets the whole message; larger ones go
+ * as a put, a fence and an atomic. Upcalls must never throw (an exception escaping one ends the
+ * JVM): a malformed message is reported once on stderr, dropped, and still counted.
  */
 final class SignalMessages {
     private SignalMessages() {}
 
-    static final int PUT_SIGNAL = 1, ACK = 2;
-    static final long HEADER_BYTES = 32;
+    static final int PUT_SIGNAL = 1, ACK = 2, QUERY = 3;
+    static final long HEADER_BYTES = 40, QUERY_BYTES = 16;
     static final long FLAG_ADD = 1, FLAG_RAISE = 2;
     /** Largest payload sent as a message; a put of more is bandwidth, not latency. */
     static final long MAX_PAYLOAD = 8192;
@@ -59,6 +66,7 @@ final class SignalMessages {
             JAVA_LONG, ADDRESS);
     private static final MemorySegment ON_PUT_SIGNAL = upcall("onPutSignal");
     private static final MemorySegment ON_ACK = upcall("onAck");
+    private static final MemorySegment ON_QUERY = upcall("onQuery");
 
     private static MemorySegment upcall(String name) {
         try {
@@ -71,8 +79,23 @@ final class SignalMessages {
         }
     }
 
-    /** What a PE's home worker needs to apply messages: its region, and how to answer. */
-    private record Target(Ucx.Library ucx, MemorySegment region, MemorySegment answer, MemorySegment answerParam) {}
+    /**
+     * What a PE's home worker needs to apply messages: its region, how to answer, and per sending
+     * channel what it applied. Used only inside the home worker's progress, which one thread at a
+     * time runs (see {@link UcxTransport#progressHome}).
+     */
+    private record Target(Ucx.Library ucx, MemorySegment region, MemorySegment answer, MemorySegment answerParam,
+            Map<Long, Sender> senders) {
+        Sender sender(long key) {
+            return senders.computeIfAbsent(key, k -> new Sender());
+        }
+    }
+
+    /** One sending channel's messages applied here, and its query not yet answered (asked 0: none). */
+    private static final class Sender {
+        long applied, asked;
+        MemorySegment replyEp;
+    }
 
     /**
      * Makes {@code home} (this PE's home worker) apply put-with-signal messages to {@code region}
@@ -85,8 +108,9 @@ final class SignalMessages {
         MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
         param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
-        TARGETS.put(id, new Target(ucx, region, answer, param));
+        TARGETS.put(id, new Target(ucx, region, answer, param, new HashMap<>()));
         setHandler(ucx, home, PUT_SIGNAL, ON_PUT_SIGNAL, id);
+        setHandler(ucx, home, QUERY, ON_QUERY, id);
         return id;
     }
 
@@ -95,7 +119,7 @@ final class SignalMessages {
         TARGETS.remove(id);
     }
 
-    /** Makes a channel's {@code worker} count acknowledgements: {@code acked} gets the answering PE. */
+    /** Makes a channel's {@code worker} take answers to its queries: {@code acked} gets the answering PE. */
     static long listen(Ucx.Library ucx, MemorySegment worker, IntConsumer acked) {
         long id = NEXT.getAndIncrement();
         SENDERS.put(id, acked);
@@ -125,11 +149,18 @@ final class SignalMessages {
     }
 
     /** Writes a message header into {@code header} (at least {@link #HEADER_BYTES}). */
-    static void header(MemorySegment header, long offset, long signalOffset, long signal, long flags) {
+    static void header(MemorySegment header, long offset, long signalOffset, long signal, long flags, long sender) {
         header.set(JAVA_LONG_UNALIGNED, 0, offset);
         header.set(JAVA_LONG_UNALIGNED, 8, signalOffset);
         header.set(JAVA_LONG_UNALIGNED, 16, signal);
         header.set(JAVA_LONG_UNALIGNED, 24, flags);
+        header.set(JAVA_LONG_UNALIGNED, 32, sender);
+    }
+
+    /** Writes a query's header into {@code header} (at least {@link #QUERY_BYTES}). */
+    static void query(MemorySegment header, long sender, long count) {
+        header.set(JAVA_LONG_UNALIGNED, 0, sender);
+        header.set(JAVA_LONG_UNALIGNED, 8, count);
     }
 
     private static int onPutSignal(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data,
@@ -138,34 +169,69 @@ final class SignalMessages {
         if (t == null) {
             return Ucx.OK; // the transport is closing
         }
-        MemorySegment recv = param.reinterpret(Ucx.AM_RECV_PARAM_SIZE);
         try {
-            apply(t.region(), recv.get(JAVA_LONG, Ucx.AM_RECV_ATTR), header, headerLength, data, length);
-        } catch (Throwable e) {
-            complain("applying a put-with-signal message failed: " + e);
-        }
-        try { // answered even when dropped: the sender's quiet must not wait forever
-            if ((recv.get(JAVA_LONG, Ucx.AM_RECV_ATTR) & Ucx.AM_RECV_ATTR_FIELD_REPLY_EP) != 0) {
-                MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(recv.get(ADDRESS, Ucx.AM_RECV_REPLY_EP),
-                        ACK, t.answer(), 4L, MemorySegment.NULL, 0L, t.answerParam());
-                if (request.address() != 0 && !Ucx.isError(request)) {
-                    t.ucx().requestFree.invokeExact(request); // UCX frees it once sent; its header is constant
-                } // a failed answer: the sender's endpoint to us fails, and its quiet says so
+            long attr = param.reinterpret(Ucx.AM_RECV_PARAM_SIZE).get(JAVA_LONG, Ucx.AM_RECV_ATTR);
+            if (headerLength != HEADER_BYTES || (attr & Ucx.AM_RECV_ATTR_FLAG_RNDV) != 0) {
+                complain("a put-with-signal message of " + headerLength + " header bytes (attributes 0x"
+                        + Long.toHexString(attr) + ")");
+                return Ucx.OK; // cannot be counted without its sender (only another version of shmem4j sends such)
+            }
+            MemorySegment h = header.reinterpret(HEADER_BYTES);
+            try {
+                apply(t.region(), h, data, length);
+            } catch (Throwable e) {
+                complain("applying a put-with-signal message failed: " + e);
+            }
+            Sender from = t.sender(h.get(JAVA_LONG_UNALIGNED, 32)); // counted even when dropped: quiet must not wait forever
+            from.applied++;
+            if (from.asked != 0 && from.applied >= from.asked) {
+                from.asked = 0;
+                answer(t, from.replyEp);
             }
         } catch (Throwable e) {
-            complain("acknowledging a put-with-signal message failed: " + e);
+            complain("counting a put-with-signal message failed: " + e);
         }
         return Ucx.OK;
     }
 
-    private static void apply(MemorySegment region, long attr, MemorySegment header, long headerLength, MemorySegment data,
-            long length) {
-        if (headerLength != HEADER_BYTES || (attr & Ucx.AM_RECV_ATTR_FLAG_RNDV) != 0) {
-            complain("a put-with-signal message of " + headerLength + " header bytes (attributes 0x" + Long.toHexString(attr)
-                    + ")");
-            return;
+    /** A sender asks to hear once this PE has applied a number of its messages. */
+    private static int onQuery(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data,
+            long length, MemorySegment param) {
+        Target t = TARGETS.get(arg.address());
+        if (t == null) {
+            return Ucx.OK; // the transport is closing: the sender is too (it closes after everyone finalized)
         }
-        MemorySegment h = header.reinterpret(HEADER_BYTES);
+        try {
+            MemorySegment recv = param.reinterpret(Ucx.AM_RECV_PARAM_SIZE);
+            if (headerLength != QUERY_BYTES || (recv.get(JAVA_LONG, Ucx.AM_RECV_ATTR) & Ucx.AM_RECV_ATTR_FIELD_REPLY_EP) == 0) {
+                complain("a query of " + headerLength + " header bytes, or without a reply endpoint");
+                return Ucx.OK;
+            }
+            MemorySegment h = header.reinterpret(QUERY_BYTES);
+            Sender from = t.sender(h.get(JAVA_LONG_UNALIGNED, 0));
+            long count = h.get(JAVA_LONG_UNALIGNED, 8);
+            MemorySegment replyEp = recv.get(ADDRESS, Ucx.AM_RECV_REPLY_EP);
+            if (from.applied >= count) {
+                answer(t, replyEp);
+            } else { // some of its messages are still on their way: answered when the last arrives
+                from.asked = count;
+                from.replyEp = replyEp;
+            }
+        } catch (Throwable e) {
+            complain("answering a query failed: " + e);
+        }
+        return Ucx.OK;
+    }
+
+    private static void answer(Target t, MemorySegment replyEp) throws Throwable {
+        MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(replyEp, ACK, t.answer(), 4L,
+                MemorySegment.NULL, 0L, t.answerParam());
+        if (request.address() != 0 && !Ucx.isError(request)) {
+            t.ucx().requestFree.invokeExact(request); // UCX frees it once sent; its header is constant
+        } // a failed answer: the sender's endpoint to us fails, and its wait says so
+    }
+
+    private static void apply(MemorySegment region, MemorySegment h, MemorySegment data, long length) {
         long offset = h.get(JAVA_LONG_UNALIGNED, 0), signalOffset = h.get(JAVA_LONG_UNALIGNED, 8);
         long signal = h.get(JAVA_LONG_UNALIGNED, 16);
         if (length > 0) {

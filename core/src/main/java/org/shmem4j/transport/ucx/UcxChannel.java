@@ -85,7 +85,7 @@ final class UcxChannel implements Channel {
         this.posted = new PostedAtomics();
         this.staging = new Staging();
         this.bounce = arena.allocate(4096, 64);
-        this.signals = new Signals(npes);
+        this.signals = new Signals(npes, (long) transport.rank() << 32 | (id & 0xFFFF_FFFFL));
         transport.agent().watch(worker, lock, () -> lastUse);
     }
 
@@ -244,55 +244,78 @@ final class UcxChannel implements Channel {
     /**
      * The channel's signal messages and their order with everything else. A message is applied
      * when the target's home worker runs its handler, which an endpoint flush does not wait for,
-     * so the channel counts each target's unanswered messages, and completion and ordering are:
+     * and it is not answered: the channel counts what it sent to each PE and, when it must know,
+     * asks the PE to confirm that count ({@link SignalMessages}: one round trip per PE, all PEs at
+     * once). Completion and ordering are:
      * <ul>
-     * <li>quiet and pe_quiet: the flush, then every answer (from that PE);</li>
+     * <li>quiet and pe_quiet: the flush, then confirmation from every PE (that PE) that was sent
+     *     puts with signal since the last confirmation. Raises are the library's own flags (barriers,
+     *     collectives, finalize), which their receivers wait for; quiet does not wait for them, or
+     *     every barrier would pay a round trip for the previous one's flags;</li>
      * <li>a fence, then a message to PE p: if RMA or atomics to p may be incomplete, p's endpoint
      *     is flushed first (UCX's fence need not order them with active messages);</li>
-     * <li>a fence, then anything to PE p: if messages to p are unanswered, their answers first.</li>
+     * <li>a fence, then anything to PE p: if puts with signal to p are unconfirmed, confirmation first;</li>
+     * <li>a raise to PE p after unconfirmed puts with signal to p: confirmation first (UCX need not
+     *     deliver messages in order);</li>
+     * <li>closing: confirmation of every message, raises included, before the endpoints are forcibly
+     *     closed (which would drop what is still queued); a PE that has gone meanwhile needs none.</li>
      * </ul>
-     * So a fence costs nothing until something crosses it, and a put followed by a signal costs
-     * one round trip only when they go to the same PE as separate operations (one message when
-     * issued as put-with-signal). Used under the channel's lock; the answers arrive inside this
-     * channel's worker progress, which also runs only under it.
+     * So a fence costs nothing until something crosses it. Used under the channel's lock; the
+     * answers arrive inside this channel's worker progress, which also runs only under it.
      */
     private final class Signals {
         private final long listening;
-        private final int[] unanswered;
-        private int unansweredTotal;
-        private final java.util.BitSet awaited = new java.util.BitSet(); // PEs with unanswered messages
-        private final java.util.BitSet carrying = new java.util.BitSet(); // ... among them puts with signal
+        /** This channel as a sender, as the targets count it: its PE's rank and its number. */
+        private final long key;
+        /** Per PE: messages sent, and how many of them the PE confirmed applied. */
+        private final long[] sent, confirmed;
+        /** Per PE: the count its outstanding query asked about (0: none), and that query's request. */
+        private final long[] asked;
+        private final MemorySegment[] queries;
+        private int outstanding;
+        private final java.util.BitSet carrying = new java.util.BitSet(); // PEs with unconfirmed puts with signal
         private final java.util.BitSet rmaOpen = new java.util.BitSet(); // PEs with RMA/atomics not yet flushed
         private final java.util.BitSet fencedMessages = new java.util.BitSet();
         private final java.util.BitSet fencedRma = new java.util.BitSet();
         private final MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
+        private final MemorySegment queryParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         private final MemorySegment header = arena.allocate(SignalMessages.HEADER_BYTES, 8);
+        /** One query header per PE: it stays untouched until that PE's query was answered and sent. */
+        private final MemorySegment queryHeaders;
 
-        Signals(int npes) {
-            unanswered = new int[npes];
+        Signals(int npes, long key) {
+            this.key = key;
+            sent = new long[npes];
+            confirmed = new long[npes];
+            asked = new long[npes];
+            queries = new MemorySegment[npes];
+            queryHeaders = arena.allocate(SignalMessages.QUERY_BYTES * npes, 8);
             param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
-            param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
+            param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
+            queryParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
+            queryParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
             listening = SignalMessages.listen(ucx, worker, this::answered);
         }
 
+        /** True while a query waits for its answer, which arrives at this channel's worker. */
         boolean any() {
-            return unansweredTotal > 0;
+            return outstanding > 0;
         }
 
         void rmaIssued(int pe) {
             rmaOpen.set(pe);
         }
 
-        /** Anything to {@code pe}: when a fence separates it from unanswered messages to {@code pe}, their answers first. */
+        /** Anything to {@code pe}: when a fence separates it from unconfirmed puts with signal to {@code pe}, confirmation first. */
         void orderAfterFence(int pe) throws Throwable {
             if (fencedMessages.get(pe)) {
                 fencedMessages.clear(pe);
-                awaitAnswers(pe);
+                confirm(pe, false);
             }
         }
 
         void fence() {
-            fencedMessages.or(awaited);
+            fencedMessages.or(carrying);
             fencedRma.or(rmaOpen);
         }
 
@@ -306,7 +329,7 @@ final class UcxChannel implements Channel {
             String what = raise ? "signal" : nbi ? "put_signal_nbi" : "put_signal";
             MemorySegment ep = endpoint(pe, what);
             if (raise && carrying.get(pe)) {
-                awaitAnswers(pe);
+                confirm(pe, false);
             }
             orderAfterFence(pe); // messages are not ordered among themselves either
             if (raise ? rmaOpen.get(pe) : fencedRma.get(pe)) {
@@ -315,15 +338,13 @@ final class UcxChannel implements Channel {
                 rmaOpen.clear(pe);
             }
             MemorySegment h = nbi ? staging.allocate(SignalMessages.HEADER_BYTES) : header;
-            SignalMessages.header(h, offset, signalOffset, signal, flags);
+            SignalMessages.header(h, offset, signalOffset, signal, flags, key);
             long bytes = src.byteSize();
             MemorySegment data = bytes == 0 ? MemorySegment.NULL
                     : src.isNative() ? src : (nbi ? staging.allocate(bytes) : bounce(bytes)).copyFrom(src);
             MemorySegment request = inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
                     SignalMessages.HEADER_BYTES, data, bytes, param), what, pe);
-            unanswered[pe]++;
-            unansweredTotal++;
-            awaited.set(pe);
+            sent[pe]++;
             if (!raise) {
                 carrying.set(pe);
             }
@@ -334,47 +355,122 @@ final class UcxChannel implements Channel {
             }
         }
 
-        /** After a flush of {@code pe} (every PE when negative): waits for the answers, and nothing is open any more. */
+        /** After a flush of {@code pe} (every PE when negative): puts with signal confirmed, and nothing is open any more. */
         void complete(int pe) throws Throwable {
-            awaitAnswers(pe);
             if (pe < 0) {
+                confirm(carrying, false);
                 rmaOpen.clear();
                 fencedRma.clear();
                 fencedMessages.clear();
             } else {
+                if (carrying.get(pe)) {
+                    confirm(pe, false);
+                }
                 rmaOpen.clear(pe);
                 fencedRma.clear(pe);
                 fencedMessages.clear(pe);
             }
         }
 
-        private void answered(int pe) {
-            if (pe >= 0 && pe < unanswered.length && unanswered[pe] > 0) {
-                unansweredTotal--;
-                if (--unanswered[pe] == 0) {
-                    awaited.clear(pe);
-                    carrying.clear(pe);
+        /** Before the endpoints close: every message confirmed, except by PEs that have gone. */
+        void completeAll() throws Throwable {
+            var unconfirmed = new java.util.BitSet();
+            for (int pe = 0; pe < sent.length; pe++) {
+                if (confirmed[pe] < sent[pe]) {
+                    unconfirmed.set(pe);
+                }
+            }
+            confirm(unconfirmed, true);
+        }
+
+        private void confirm(int pe, boolean closing) throws Throwable {
+            if (confirmed[pe] < sent[pe]) {
+                var one = new java.util.BitSet();
+                one.set(pe);
+                confirm(one, closing);
+            }
+        }
+
+        /**
+         * Asks every PE of {@code pes} to confirm what was sent to it, then waits for all the answers.
+         * While closing, a PE whose endpoint failed is taken as gone, and so as needing nothing more.
+         */
+        private void confirm(java.util.BitSet pes, boolean closing) throws Throwable {
+            var waiting = (java.util.BitSet) pes.clone();
+            for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
+                if (confirmed[pe] >= sent[pe]) {
+                    waiting.clear(pe);
+                } else if (asked[pe] == 0 && !ask(pe, closing)) {
+                    waiting.clear(pe);
+                }
+            }
+            for (int round = 0; !waiting.isEmpty(); round++) {
+                boolean progressed = (int) ucx.workerProgress.invokeExact(worker) > 0;
+                for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
+                    if (asked[pe] == 0) {
+                        finishQuery(pe);
+                        waiting.clear(pe);
+                        continue;
+                    }
+                    int failure = failures.get(pe);
+                    if (failure != Ucx.OK) {
+                        if (closing) { // gone: UCX frees its query's request when the endpoint closes
+                            if (queries[pe] != null) {
+                                ucx.requestFree.invokeExact(queries[pe]);
+                                queries[pe] = null;
+                            }
+                            waiting.clear(pe);
+                            continue;
+                        }
+                        throw transport.peerLost(pe, "quiet: PE " + pe + " is unreachable, its UCX endpoint failed with "
+                                + (sent[pe] - confirmed[pe]) + " signal message(s) unconfirmed: " + ucx.describe(failure));
+                    }
+                }
+                if (!progressed && !waiting.isEmpty()) {
+                    transport.progressHome();
+                    if (round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
+                        transport.checkAlive();
+                    }
+                    pause(round);
                 }
             }
         }
 
-        private void awaitAnswers(int pe) throws Throwable {
-            for (int round = 0; pe < 0 ? unansweredTotal > 0 : unanswered[pe] > 0; round++) {
-                if ((int) ucx.workerProgress.invokeExact(worker) > 0) {
-                    continue;
+        /**
+         * Sends {@code pe} a query for what was sent to it; false when, closing, it cannot (the PE
+         * has gone, and needs nothing more).
+         */
+        private boolean ask(int pe, boolean closing) throws Throwable {
+            MemorySegment h = queryHeaders.asSlice(SignalMessages.QUERY_BYTES * pe, SignalMessages.QUERY_BYTES);
+            SignalMessages.query(h, key, sent[pe]);
+            MemorySegment request = (MemorySegment) ucx.amSendNbx.invokeExact(endpoints[pe], SignalMessages.QUERY, h,
+                    SignalMessages.QUERY_BYTES, MemorySegment.NULL, 0L, queryParam);
+            if (closing && Ucx.isError(request)) {
+                return false;
+            }
+            queries[pe] = inFlight(request, "quiet", pe);
+            asked[pe] = sent[pe];
+            outstanding++;
+            return true;
+        }
+
+        /** An answer arrived: the query's request is done with (the PE received it), and its header free. */
+        private void finishQuery(int pe) {
+            MemorySegment request = queries[pe];
+            if (request != null) {
+                queries[pe] = null;
+                await(request, "quiet", pe);
+            }
+        }
+
+        private void answered(int pe) {
+            if (pe >= 0 && pe < asked.length && asked[pe] != 0) {
+                confirmed[pe] = asked[pe];
+                asked[pe] = 0;
+                outstanding--;
+                if (confirmed[pe] == sent[pe]) {
+                    carrying.clear(pe);
                 }
-                transport.progressHome();
-                for (int p = pe < 0 ? awaited.nextSetBit(0) : pe; p >= 0; p = pe < 0 ? awaited.nextSetBit(p + 1) : -1) {
-                    int failure = failures.get(p);
-                    if (failure != Ucx.OK) {
-                        throw transport.peerLost(p, "quiet: PE " + p + " is unreachable, its UCX endpoint failed with "
-                                + unanswered[p] + " signal message(s) unanswered: " + ucx.describe(failure));
-                    }
-                }
-                if (round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
-                    transport.checkAlive();
-                }
-                pause(round);
             }
         }
     }
@@ -796,6 +892,10 @@ final class UcxChannel implements Channel {
             boolean flushed = false;
             try {
                 quiet();
+                locked("closing the channel", -1, () -> {
+                    signals.completeAll();
+                    return 0;
+                });
                 flushed = true;
             } finally {
                 closed = true;

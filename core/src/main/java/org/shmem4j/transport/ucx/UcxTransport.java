@@ -53,6 +53,8 @@ final class UcxTransport implements Transport {
     private final JobHealth health;
     /** This PE's key for {@link SignalMessages#stopServing}, 0 before its handler is set. */
     private long serving;
+    /** This PE's world rank. */
+    private int rank;
     private boolean closed;
 
     private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, int npes,
@@ -74,6 +76,7 @@ final class UcxTransport implements Transport {
         byte[] mine;
         try {
             t = start(setup.region(), setup.npes(), setup.health());
+            t.rank = setup.rank();
             t.serving = SignalMessages.serve(t.ucx, t.home, setup.region(), setup.rank(), t.arena);
             mine = t.describeSelf(setup.region());
         } catch (RuntimeException e) {
@@ -269,6 +272,10 @@ final class UcxTransport implements Transport {
         return bases[pe];
     }
 
+    int rank() {
+        return rank;
+    }
+
     /** Throws when the job is being torn down (a blocking operation that waits long asks). */
     void checkAlive() {
         health.checkAlive();
@@ -386,8 +393,10 @@ final class UcxTransport implements Transport {
         agent.stop();
         homeLock.lock(); // no waiting thread progresses it from here on
         try {
-            flushHome();
+            // Before the flush: a message or query handled during it would queue an answer that
+            // the flush need not send. Everyone has finalized, so what still arrives is not needed.
             SignalMessages.stopServing(serving); // the region is unmapped after this
+            flushHome();
             ucx.workerDestroy.invokeExact(home);
             homeDestroyed = true;
             int ignored = (int) ucx.memUnmap.invokeExact(context, memh);

@@ -21,8 +21,11 @@ import org.shmem4j.transport.shm.MappedChannel;
  * first wait for everything queued to their PE. The work itself is a {@link MappedChannel}'s.
  */
 final class DeferredChannel implements Channel {
-    /** One queued operation: {@code deliver} runs on the delivery thread, {@code complete} at quiet. */
-    private record Op(int pe, long epoch, Runnable deliver, Runnable complete) {}
+    /**
+     * One queued operation: {@code deliver} runs on the delivery thread, {@code complete} at quiet;
+     * a raise is not waited for by quiet (the contract lets it complete later), only by close.
+     */
+    private record Op(int pe, long epoch, Runnable deliver, Runnable complete, boolean raise) {}
 
     private final MappedChannel target;
     private final MemorySegment[] regions;
@@ -91,7 +94,7 @@ final class DeferredChannel implements Channel {
 
     /** A blocking operation's access to {@code pe}'s region, which fails if that PE has left. */
     private void now(int pe, Runnable access) {
-        drain(pe);
+        drain(pe, false);
         if (!deliverTo(pe, access)) {
             throw new ShmemException("PE " + pe + " has left the job (its region is unmapped)");
         }
@@ -113,19 +116,26 @@ final class DeferredChannel implements Channel {
         }
     }
 
-    private synchronized void enqueue(int pe, Runnable deliver, Runnable complete) {
+    private void enqueue(int pe, Runnable deliver, Runnable complete) {
+        enqueue(pe, deliver, complete, false);
+    }
+
+    private synchronized void enqueue(int pe, Runnable deliver, Runnable complete, boolean raise) {
         if (closed) {
             throw new IllegalStateException("deferred channel used after close");
         }
-        queued.add(new Op(pe, epoch, deliver, complete));
+        queued.add(new Op(pe, epoch, deliver, complete, raise));
         notifyAll();
     }
 
-    /** Waits until nothing is queued for {@code pe} (every PE if negative), then hands over its results. */
-    private void drain(int pe) {
+    /**
+     * Waits until nothing is queued for {@code pe} (every PE if negative; raises only when
+     * {@code raises}), then hands over its results.
+     */
+    private void drain(int pe, boolean raises) {
         List<Op> done = new ArrayList<>();
         synchronized (this) {
-            while (queued.stream().anyMatch(o -> pe < 0 || o.pe() == pe)) {
+            while (queued.stream().anyMatch(o -> (pe < 0 || o.pe() == pe) && (raises || !o.raise()))) {
                 waitHere();
             }
             delivered.removeIf(o -> (pe < 0 || o.pe() == pe) && done.add(o));
@@ -207,7 +217,7 @@ final class DeferredChannel implements Channel {
     public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
         put(pe, offset, src);
         fence(); // after its data and the earlier puts; raises of one epoch may land in any order, as the contract allows
-        enqueue(pe, () -> MappedChannel.raise(regions[pe], flagOffset, value), () -> {});
+        enqueue(pe, () -> MappedChannel.raise(regions[pe], flagOffset, value), () -> {}, true);
     }
 
     @Override
@@ -217,12 +227,12 @@ final class DeferredChannel implements Channel {
 
     @Override
     public void quiet() {
-        drain(-1);
+        drain(-1, false);
     }
 
     @Override
     public void quiet(int pe) {
-        drain(pe);
+        drain(pe, false);
     }
 
     @Override
@@ -237,7 +247,7 @@ final class DeferredChannel implements Channel {
                 return;
             }
         }
-        drain(-1);
+        drain(-1, true);
         synchronized (this) {
             closed = true;
             notifyAll();

@@ -1,11 +1,13 @@
 package org.shmem4j.transport.ucx;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -143,6 +145,49 @@ class UcxChannelTest extends ChannelContract {
                 System.out.println("[ucx] lost peer reported: " + reported.peek());
             } finally {
                 t[0].close();
+            }
+        }
+    }
+
+    /**
+     * Completion by count: each channel's puts with signal are confirmed apart (the target counts
+     * per sending channel, not per PE), and a channel that closes right after raises has had them
+     * applied and does not hang on its own confirmation. Honest limit: over an idle loopback the
+     * target's agent applies the raises before a close without confirmation would drop them, so
+     * that half cannot fail here for the want of it; it checks the close's queries and answers.
+     */
+    @Test
+    @Timeout(120)
+    void messagesAreConfirmedPerChannelAndBeforeTheChannelCloses() {
+        UcxAvailable.requireUcx("the UCX channel's completion by count");
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
+            UcxTransport[] t = openAll(regions);
+            try {
+                Channel a = t[0].openChannel(ChannelMode.PRIVATE), b = t[0].openChannel(ChannelMode.PRIVATE);
+                MemorySegment data = arena.allocate(64);
+                long words = 4096;
+                for (int round = 1; round <= 3; round++) {
+                    for (int i = 0; i < 200; i++) {
+                        a.putSignal(1, 0, data, words, 1, true, false);
+                        if (i % 2 == 0) {
+                            b.putSignal(1, 64, data, words + 8, 1, true, i % 4 == 0);
+                        }
+                    }
+                    b.quiet();
+                    assertEquals(100L * round, regions[1].get(ValueLayout.JAVA_LONG, words + 8), "channel b, round " + round);
+                    a.quiet();
+                    assertEquals(200L * round, regions[1].get(ValueLayout.JAVA_LONG, words), "channel a, round " + round);
+                }
+                a.close();
+                for (long v = 1; v <= 50; v++) {
+                    b.putRaise(1, 128, data, words + 16, v);
+                }
+                b.close();
+                assertEquals(50, regions[1].get(ValueLayout.JAVA_LONG, words + 16), "raises before the close");
+            } finally {
+                t[0].close();
+                t[1].close();
             }
         }
     }
