@@ -59,9 +59,10 @@ public interface Channel extends AutoCloseable {
      * Puts {@code src} (possibly empty), then raises the 8-byte word at {@code flagOffset} on
      * {@code pe} to {@code value} unless it holds at least that already: for words that only grow,
      * such as the collectives' flags. The raise is never visible before its data, nor before this
-     * channel's earlier puts, atomics and puts with signal to {@code pe} (as if fenced), but it is
-     * not ordered with other raises, since only the largest value matters. {@code src} is reusable
-     * at return; delivered without further calls, complete at the channel's close (not at quiet).
+     * channel's earlier puts, atomics, puts with signal and raises (with their data) to {@code pe},
+     * as if fenced: a sender's flag stamps grow, and the collectives read a later stamp as "the
+     * earlier steps' data arrived". {@code src} is reusable at return; delivered without further
+     * calls, complete at the channel's close (not at quiet).
      */
     void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value);
 

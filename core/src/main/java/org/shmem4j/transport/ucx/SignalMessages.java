@@ -30,7 +30,11 @@ import org.shmem4j.transport.shm.MappedChannel;
  * home worker runs {@link #onPutSignal} when it is progressed (by a waiting thread or the progress
  * agent): it stores the data, then the signal (a release store or an atomic add, so the signal is
  * never visible before the data and mixes with the CPU atomics of the target's node), and counts
- * the message for its sender.
+ * the message for its sender. Messages from one sending channel are applied in the order it sent
+ * them, whatever order UCX delivers them in (it promises none, and several lanes may carry them):
+ * each carries its number, and one that arrives early waits, copied, for those before it. The
+ * collectives need that order: a sender's flag stamps grow, and a later stamp must mean that the
+ * data of the earlier steps arrived.
  *
  * <p>Completion by count: a message is not answered (an answer per message cost a send on the
  * target and a receive on the sender for each one, a third of a 2-node barrier). A sender that
@@ -39,8 +43,9 @@ import org.shmem4j.transport.shm.MappedChannel;
  * sender, at once or when the last of them arrives (UCX need not deliver them in order). Flushing
  * an endpoint would not do: it says nothing about whether a message's handler ran.
  *
- * <p>Message header, 40 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1:
- * raise to at least the value, for words that only grow), sender (the sending channel's key). Query
+ * <p>Message header, 48 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1:
+ * raise to at least the value, for words that only grow), sender (the sending channel's key), the
+ * message's number from that sender to this PE (1, 2, ...). Query
  * header, 16 bytes: sender, count. Answer header: the answering PE's rank. Small payloads only
  * ({@link #MAX_PAYLOAD}): sent eagerly, so the handler always gets the whole message; larger ones go
  * as a put, a fence and an atomic. Upcalls must never throw (an exception escaping one ends the
@@ -50,7 +55,7 @@ final class SignalMessages {
     private SignalMessages() {}
 
     static final int PUT_SIGNAL = 1, ACK = 2, QUERY = 3;
-    static final long HEADER_BYTES = 40, QUERY_BYTES = 16;
+    static final long HEADER_BYTES = 48, QUERY_BYTES = 16;
     static final long FLAG_ADD = 1, FLAG_RAISE = 2;
     /** Largest payload sent as a message; a put of more is bandwidth, not latency. */
     static final long MAX_PAYLOAD = 8192;
@@ -84,18 +89,25 @@ final class SignalMessages {
      * channel what it applied. Used only inside the home worker's progress, which one thread at a
      * time runs (see {@link UcxTransport#progressHome}).
      */
-    private record Target(Ucx.Library ucx, MemorySegment region, MemorySegment answer, MemorySegment answerParam,
+    record Target(Ucx.Library ucx, MemorySegment region, MemorySegment answer, MemorySegment answerParam,
             Map<Long, Sender> senders) {
         Sender sender(long key) {
             return senders.computeIfAbsent(key, k -> new Sender());
         }
     }
 
-    /** One sending channel's messages applied here, and its query not yet answered (asked 0: none). */
+    /**
+     * One sending channel as this PE sees it: how many of its messages were applied (they are
+     * applied in its order), those that arrived early, and its query not yet answered (asked 0: none).
+     */
     private static final class Sender {
         long applied, asked;
         MemorySegment replyEp;
+        final Map<Long, Early> early = new HashMap<>();
     }
+
+    /** A message that arrived before one sent earlier: its header and data, copied (UCX's buffers last only the upcall). */
+    private record Early(MemorySegment header, MemorySegment data) {}
 
     /**
      * Makes {@code home} (this PE's home worker) apply put-with-signal messages to {@code region}
@@ -149,12 +161,14 @@ final class SignalMessages {
     }
 
     /** Writes a message header into {@code header} (at least {@link #HEADER_BYTES}). */
-    static void header(MemorySegment header, long offset, long signalOffset, long signal, long flags, long sender) {
+    static void header(MemorySegment header, long offset, long signalOffset, long signal, long flags, long sender,
+            long number) {
         header.set(JAVA_LONG_UNALIGNED, 0, offset);
         header.set(JAVA_LONG_UNALIGNED, 8, signalOffset);
         header.set(JAVA_LONG_UNALIGNED, 16, signal);
         header.set(JAVA_LONG_UNALIGNED, 24, flags);
         header.set(JAVA_LONG_UNALIGNED, 32, sender);
+        header.set(JAVA_LONG_UNALIGNED, 40, number);
     }
 
     /** Writes a query's header into {@code header} (at least {@link #QUERY_BYTES}). */
@@ -176,22 +190,47 @@ final class SignalMessages {
                         + Long.toHexString(attr) + ")");
                 return Ucx.OK; // cannot be counted without its sender (only another version of shmem4j sends such)
             }
-            MemorySegment h = header.reinterpret(HEADER_BYTES);
-            try {
-                apply(t.region(), h, data, length);
-            } catch (Throwable e) {
-                complain("applying a put-with-signal message failed: " + e);
-            }
-            Sender from = t.sender(h.get(JAVA_LONG_UNALIGNED, 32)); // counted even when dropped: quiet must not wait forever
-            from.applied++;
-            if (from.asked != 0 && from.applied >= from.asked) {
-                from.asked = 0;
-                answer(t, from.replyEp);
-            }
+            deliver(t, header.reinterpret(HEADER_BYTES), length == 0 ? MemorySegment.NULL : data.reinterpret(length));
         } catch (Throwable e) {
             complain("counting a put-with-signal message failed: " + e);
         }
         return Ucx.OK;
+    }
+
+    /**
+     * Applies message {@code h} (with {@code data}) in its sender's order: now if it is the next
+     * one, then those that arrived early and now follow; else later, from a copy. Answers the
+     * sender's query once the messages it asked about are all applied.
+     */
+    static void deliver(Target t, MemorySegment h, MemorySegment data) throws Throwable {
+        Sender from = t.sender(h.get(JAVA_LONG_UNALIGNED, 32));
+        long number = h.get(JAVA_LONG_UNALIGNED, 40);
+        if (number != from.applied + 1) {
+            if (number > from.applied + 1) {
+                Arena copies = Arena.ofAuto();
+                from.early.put(number, new Early(copies.allocate(HEADER_BYTES, 8).copyFrom(h),
+                        data.byteSize() == 0 ? MemorySegment.NULL : copies.allocate(data.byteSize(), 8).copyFrom(data)));
+            } // else a number already applied: UCX delivers each message once, so only a corrupt one
+            return;
+        }
+        applyCounted(t, from, h, data);
+        for (Early next; (next = from.early.remove(from.applied + 1)) != null; ) {
+            applyCounted(t, from, next.header(), next.data());
+        }
+        if (from.asked != 0 && from.applied >= from.asked) {
+            from.asked = 0;
+            answer(t, from.replyEp);
+        }
+    }
+
+    /** Applies one message and counts it, also when applying failed: quiet must not wait forever. */
+    private static void applyCounted(Target t, Sender from, MemorySegment h, MemorySegment data) {
+        try {
+            apply(t.region(), h, data);
+        } catch (Throwable e) {
+            complain("applying a put-with-signal message failed: " + e);
+        }
+        from.applied++;
     }
 
     /** A sender asks to hear once this PE has applied a number of its messages. */
@@ -231,11 +270,11 @@ final class SignalMessages {
         } // a failed answer: the sender's endpoint to us fails, and its wait says so
     }
 
-    private static void apply(MemorySegment region, MemorySegment h, MemorySegment data, long length) {
+    private static void apply(MemorySegment region, MemorySegment h, MemorySegment data) {
         long offset = h.get(JAVA_LONG_UNALIGNED, 0), signalOffset = h.get(JAVA_LONG_UNALIGNED, 8);
         long signal = h.get(JAVA_LONG_UNALIGNED, 16);
-        if (length > 0) {
-            MemorySegment.copy(data.reinterpret(length), 0, region, offset, length);
+        if (data.byteSize() > 0) {
+            MemorySegment.copy(data, 0, region, offset, data.byteSize());
         }
         long flags = h.get(JAVA_LONG_UNALIGNED, 24);
         if ((flags & FLAG_ADD) != 0) {

@@ -254,9 +254,10 @@ final class UcxChannel implements Channel {
      *     every barrier would pay a round trip for the previous one's flags;</li>
      * <li>a fence, then a message to PE p: if RMA or atomics to p may be incomplete, p's endpoint
      *     is flushed first (UCX's fence need not order them with active messages);</li>
-     * <li>a fence, then anything to PE p: if puts with signal to p are unconfirmed, confirmation first;</li>
-     * <li>a raise to PE p after unconfirmed puts with signal to p: confirmation first (UCX need not
-     *     deliver messages in order);</li>
+     * <li>a fence, then RMA or an atomic to PE p: if puts with signal to p are unconfirmed,
+     *     confirmation first;</li>
+     * <li>messages to one PE, raises and puts with signal alike: nothing, the target applies them in
+     *     the order sent;</li>
      * <li>closing: confirmation of every message, raises included, before the endpoints are forcibly
      *     closed (which would drop what is still queued); a PE that has gone meanwhile needs none.</li>
      * </ul>
@@ -306,7 +307,7 @@ final class UcxChannel implements Channel {
             rmaOpen.set(pe);
         }
 
-        /** Anything to {@code pe}: when a fence separates it from unconfirmed puts with signal to {@code pe}, confirmation first. */
+        /** RMA or an atomic to {@code pe}: when a fence separates it from unconfirmed puts with signal to {@code pe}, confirmation first. */
         void orderAfterFence(int pe) throws Throwable {
             if (fencedMessages.get(pe)) {
                 fencedMessages.clear(pe);
@@ -320,25 +321,22 @@ final class UcxChannel implements Channel {
         }
 
         /**
-         * Sends one message. A raise is ordered after the earlier RMA, atomics and puts with signal
-         * to {@code pe} without a fence (see {@link Channel#putRaise}), but not with other raises.
+         * Sends one message: applied after this channel's earlier messages to {@code pe} (the target
+         * keeps their order), and, for a raise, after the earlier RMA and atomics to {@code pe}
+         * without a fence (see {@link Channel#putRaise}).
          */
         void send(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, boolean nbi)
                 throws Throwable {
             boolean raise = flags == SignalMessages.FLAG_RAISE;
             String what = raise ? "signal" : nbi ? "put_signal_nbi" : "put_signal";
             MemorySegment ep = endpoint(pe, what);
-            if (raise && carrying.get(pe)) {
-                confirm(pe, false);
-            }
-            orderAfterFence(pe); // messages are not ordered among themselves either
             if (raise ? rmaOpen.get(pe) : fencedRma.get(pe)) {
                 await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), what, pe);
                 fencedRma.clear(pe);
                 rmaOpen.clear(pe);
             }
             MemorySegment h = nbi ? staging.allocate(SignalMessages.HEADER_BYTES) : header;
-            SignalMessages.header(h, offset, signalOffset, signal, flags, key);
+            SignalMessages.header(h, offset, signalOffset, signal, flags, key, sent[pe] + 1);
             long bytes = src.byteSize();
             MemorySegment data = bytes == 0 ? MemorySegment.NULL
                     : src.isNative() ? src : (nbi ? staging.allocate(bytes) : bounce(bytes)).copyFrom(src);

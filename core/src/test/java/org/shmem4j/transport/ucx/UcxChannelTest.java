@@ -191,4 +191,46 @@ class UcxChannelTest extends ChannelContract {
             }
         }
     }
+
+    /**
+     * The target applies a sending channel's messages in the order sent, whatever order they
+     * arrive in: one that arrives early waits for those before it (UCX promises no order, and the
+     * collectives read a later flag stamp as "the earlier steps' data arrived").
+     */
+    @Test
+    void aMessageThatArrivesEarlyWaitsForTheOnesSentBeforeIt() throws Throwable {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment region = arena.allocate(REGION, 4096);
+            var target = new SignalMessages.Target(null, region, null, null, new java.util.HashMap<>());
+            long sender = 7L << 32 | 3, other = 8L << 32 | 3, flag = 4096;
+            // message k puts the long k at 8k and raises the flag to k
+            MemorySegment[][] m = new MemorySegment[4][];
+            for (int k = 1; k <= 3; k++) {
+                MemorySegment h = arena.allocate(SignalMessages.HEADER_BYTES, 8);
+                SignalMessages.header(h, 8L * k, flag, k, SignalMessages.FLAG_RAISE, sender, k);
+                MemorySegment data = arena.allocate(8, 8);
+                data.set(ValueLayout.JAVA_LONG, 0, k);
+                m[k] = new MemorySegment[] {h, data};
+            }
+            SignalMessages.deliver(target, m[3][0], m[3][1]);
+            assertEquals(0, region.get(ValueLayout.JAVA_LONG, flag), "message 3 arrived first: it waits");
+            assertEquals(0, region.get(ValueLayout.JAVA_LONG, 24), "and so does its data");
+            m[3][1].set(ValueLayout.JAVA_LONG, 0, -1); // UCX reuses its buffer after the upcall: a copy was kept
+            // another channel's messages are numbered apart
+            MemorySegment h = arena.allocate(SignalMessages.HEADER_BYTES, 8);
+            SignalMessages.header(h, 64, flag + 8, 5, 0, other, 1);
+            SignalMessages.deliver(target, h, MemorySegment.NULL);
+            assertEquals(5, region.get(ValueLayout.JAVA_LONG, flag + 8));
+            SignalMessages.deliver(target, m[1][0], m[1][1]);
+            assertEquals(1, region.get(ValueLayout.JAVA_LONG, flag), "message 1 is next: applied");
+            assertEquals(0, region.get(ValueLayout.JAVA_LONG, 24), "message 3 still waits for 2");
+            SignalMessages.deliver(target, m[2][0], m[2][1]);
+            assertEquals(3, region.get(ValueLayout.JAVA_LONG, flag), "2, then the waiting 3");
+            for (int k = 1; k <= 3; k++) {
+                assertEquals(k, region.get(ValueLayout.JAVA_LONG, 8L * k), "data of message " + k);
+            }
+            SignalMessages.deliver(target, m[2][0], m[2][1]); // a number already applied changes nothing
+            assertEquals(3, region.get(ValueLayout.JAVA_LONG, flag));
+        }
+    }
 }
