@@ -72,6 +72,49 @@ class PseudoNodesInProcessTest {
         }).orThrow();
     }
 
+    /**
+     * Broadcasts from a changing root back to back with other collectives, no barrier between:
+     * the push broadcast's root leaves once every member entered the previous collective, so a
+     * member may still be one collective behind when the root starts the next one; the scratch
+     * buffers in turn must keep every call's data apart (checked on every PE, every call).
+     */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes")
+    @CsvSource({"2, 2", "3, 2", "5, 3", "8, 2"})
+    void collectivesBackToBackKeepTheirDataApart(int npes, int k) {
+        InProcessTestSupport.runWith(npes, nodes(k), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes();
+                Team world = shmem.teamWorld();
+                SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, 4);
+                SymmetricLongArray bcast = shmem.calloc(ValueLayout.JAVA_LONG, 4);
+                SymmetricLongArray all = shmem.calloc(ValueLayout.JAVA_LONG, n);
+                SymmetricLongArray sum = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                for (int i = 0; i < 150; i++) {
+                    int root = i % n;
+                    for (int j = 0; j < 4; j++) {
+                        src.set(j, 1000L * i + 10L * me + j);
+                    }
+                    world.broadcast(bcast, src, 4, root);
+                    for (int j = 0; j < 4; j++) {
+                        assertEquals(1000L * i + 10L * root + j, bcast.get(j), "broadcast " + i + " from " + root + " at PE " + me);
+                    }
+                    if (i % 3 != 2) { // sometimes two broadcasts in a row
+                        world.fcollect(all, src, 1);
+                        for (int pe = 0; pe < n; pe++) {
+                            assertEquals(1000L * i + 10L * pe, all.get(pe), "fcollect " + i + " at PE " + me);
+                        }
+                        world.sumReduce(sum, src, 1);
+                        assertEquals(1000L * i * n + 10L * n * (n - 1) / 2, sum.get(0), "reduce " + i + " at PE " + me);
+                    }
+                }
+                sum.close();
+                all.close();
+                bcast.close();
+                src.close();
+            }
+        }).orThrow();
+    }
+
     /** Rounds of put, fence, flag to a remote PE: the target must never see the flag before the data. */
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
     @CsvSource({"2, 2", "4, 2", "5, 3"})

@@ -67,8 +67,7 @@ public final class TeamImpl implements Team {
             hosts[i] = runtime.hostIndex(members[i]);
         }
         CollectiveSupport.SlotLayout layout = new CollectiveSupport.SlotLayout(pool.senderFlag(slot, 0), pool.ackFlag(slot, 0),
-                pool.scratchOffset(slot, 0), pool.scratchOffset(slot, 1),
-                pool.scratchBytes());
+                pool.scratchOffset(slot), TeamPool.SCRATCH_BUFFERS, pool.scratchBytes());
         this.collectives = new TeamCollectives(new CollectiveSupport(access, layout,
                 runtime.waitPolicy(), hosts, barrier::await,
                 (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied)),

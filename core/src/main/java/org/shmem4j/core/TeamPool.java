@@ -11,7 +11,7 @@ import org.shmem4j.core.sync.DisseminationBarrier;
  * its members. A slot holds the team's barrier words (one cache line per dissemination round), a
  * double-buffered area where members publish their free-slot masks when the team is split, the
  * collectives' flag lines (one per sender and one acknowledgement line per member)
- * and a double-buffered collective scratch area.
+ * and the collectives' {@link #SCRATCH_BUFFERS} scratch buffers (see {@code CollectiveSupport} for why three).
  *
  * <p>Which slots are free is this PE's own knowledge; a split agrees on a slot by AND-ing the
  * masks of the new team's members (see {@link TeamImpl}).
@@ -23,6 +23,8 @@ final class TeamPool {
     static final int LEADERS = 3;
     private static final int PREDEFINED = 4;
     private static final long LINE = 64;
+    /** Scratch buffers per slot, used by collectives in turn (sequence number modulo this). */
+    static final int SCRATCH_BUFFERS = 3;
 
     private final int capacity;
     private final long base;
@@ -39,7 +41,7 @@ final class TeamPool {
         this.gatherBytes = roundUp(maskWords() * 8L, LINE);
         this.flagLines = 2 * npes;
         this.scratchBytes = roundUp(scratchBytes, LINE);
-        this.slotBytes = barrierBytes + 2 * gatherBytes + flagLines * LINE + 2 * this.scratchBytes;
+        this.slotBytes = barrierBytes + 2 * gatherBytes + flagLines * LINE + SCRATCH_BUFFERS * this.scratchBytes;
         this.base = heap.allocateReserved("the team pool (SHMEM_TEAMS_MAX=" + capacity + ")", slotBytes * capacity);
         this.free = new long[maskWords()];
         for (int slot = PREDEFINED; slot < capacity; slot++) {
@@ -93,12 +95,12 @@ final class TeamPool {
         return slotStart(slot) + barrierBytes + 2 * gatherBytes;
     }
 
-    /** Region offset of the collective scratch buffer used by collectives of odd or even sequence. */
-    long scratchOffset(int slot, long seq) {
-        return flagsStart(slot) + flagLines * LINE + (seq & 1) * scratchBytes;
+    /** Region offset of the slot's first collective scratch buffer (the others follow it). */
+    long scratchOffset(int slot) {
+        return flagsStart(slot) + flagLines * LINE;
     }
 
-    /** Bytes in each of a slot's two scratch buffers. */
+    /** Bytes in each of a slot's scratch buffers. */
     long scratchBytes() {
         return scratchBytes;
     }

@@ -261,14 +261,14 @@ class TeamPoolInProcessTest {
                 assertTrue(b >= s && b + barrierBytes <= g0 && g0 + maskBytes <= g1 && g1 + maskBytes <= e,
                         "slot " + i + " parts: barrier " + b + ", gathers " + g0 + ", " + g1 + ", end " + e);
                 assertEquals(0, b % 64, "barrier words not on a cache line");
-                // the collective flags follow the gather buffers, the two scratch buffers end the slot
+                // the collective flags follow the gather buffers, the scratch buffers end the slot
                 long firstFlag = Math.min(pool.senderFlag(i, 0), pool.ackFlag(i, 0));
                 long lastFlag = Math.max(pool.senderFlag(i, npes - 1), pool.ackFlag(i, npes - 1));
-                assertTrue(firstFlag >= g1 + maskBytes && lastFlag + 64 <= pool.scratchOffset(i, 0),
+                assertTrue(firstFlag >= g1 + maskBytes && lastFlag + 64 <= pool.scratchOffset(i),
                         "slot " + i + " flags [" + firstFlag + ", " + (lastFlag + 64) + ") overlap its neighbours");
                 assertTrue(pool.senderFlag(i, npes - 1) < pool.ackFlag(i, 0), "slot " + i + " sender and ack flags overlap");
-                assertEquals(pool.scratchOffset(i, 0) + pool.scratchBytes(), pool.scratchOffset(i, 1));
-                assertEquals(e, pool.scratchOffset(i, 1) + pool.scratchBytes(), "slot " + i + " scratch does not end the slot");
+                assertEquals(e, pool.scratchOffset(i) + TeamPool.SCRATCH_BUFFERS * pool.scratchBytes(),
+                        "slot " + i + " scratch does not end the slot");
             }
             for (int i = 0; i < capacity; i++) {
                 for (int j = i + 1; j < capacity; j++) {

@@ -18,12 +18,15 @@ import org.shmem4j.core.sync.WaitPolicy;
  * that acknowledger.
  *
  * <h2>Scratch</h2>
- * Two buffers per team, used by collectives of even and odd sequence numbers. That is safe only
- * because of a rule every algorithm must keep: <b>no member returns from a collective before
- * every member has entered it</b> (a barrier, or waits that transitively depend on every member).
- * A member can then run at most one collective ahead, so the buffer of collective s is not reused
- * while anyone still reads it. A leaf of a plain tree that returns right after receiving breaks
- * the rule, and the damage shows two collectives later.
+ * Three buffers per team, used by collective s in turn (s modulo 3). That is safe only because of
+ * a rule every algorithm must keep: <b>no member returns from collective s before every member
+ * has entered collective s - 1</b> (a barrier, or waits that transitively depend on every member;
+ * nearly all algorithms even wait until every member entered s). A member can then run at most two
+ * collectives ahead, so the buffer of collective s is not reused while anyone still reads it. The
+ * slack is for the push broadcast: its root writes the members' scratch once each has entered the
+ * previous collective, which in a run of broadcasts it learned long ago, instead of waiting a round
+ * trip for each to enter this one. A leaf of a plain tree that returns right after receiving
+ * breaks the rule, and the damage shows collectives later.
  *
  * <p>There are no per-round lines on purpose: a round line written by different partners in
  * different algorithms could be stamped by a member one collective ahead while a slower member
@@ -34,8 +37,7 @@ public final class CollectiveSupport {
     private static final long LINE = 64;
 
     /** Where one team's flags and scratch live in every member's region. */
-    public record SlotLayout(long senderFlags, long ackFlags, long scratch0,
-            long scratch1, long scratchBytes) {
+    public record SlotLayout(long senderFlags, long ackFlags, long scratch, int scratchBuffers, long scratchBytes) {
     }
 
     private final PeerAccess peers;
@@ -147,7 +149,7 @@ public final class CollectiveSupport {
 
     /** Offset of the scratch buffer of collective {@code seq}. */
     public long scratch(long seq) {
-        return (seq & 1) == 0 ? slot.scratch0() : slot.scratch1();
+        return slot.scratch() + seq % slot.scratchBuffers() * slot.scratchBytes();
     }
 
     /** Bytes in one scratch buffer. */

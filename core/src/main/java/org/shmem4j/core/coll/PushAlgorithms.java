@@ -11,10 +11,11 @@ import java.util.function.LongUnaryOperator;
  *
  * <p>Only what fits the scratch buffer of the collective's sequence number is pushed (every
  * writer has slots of its own there, so nothing waits for a receiver to make room); larger calls
- * run the pull algorithm named in each variant's description. The double-buffered scratch is safe
- * by {@link CollectiveSupport}'s rule: every member waits, directly or through its partners, for
- * data from every member, so no member runs more than one collective ahead. A member never
- * writes another member's dest (that member may still be serving the previous collective from it).
+ * run the pull algorithm named in each variant's description. The scratch buffers are safe by
+ * {@link CollectiveSupport}'s rule: every member waits, directly or through its partners, for
+ * data from every member (the broadcast's root: for every member to have entered the previous
+ * collective). A member never writes another member's dest (that member may still be serving the
+ * previous collective from it).
  */
 final class PushAlgorithms {
     static final String NAME = "push";
@@ -112,10 +113,15 @@ final class PushAlgorithms {
     private static final int ROUNDS_DONE = 1 << 19;
 
     /**
-     * Every member tells the root it entered; the root then puts the data into every member's
-     * scratch and signals, and each member copies it to its dest. The data leaves only once all
-     * entered, so a member returning with it keeps {@link CollectiveSupport}'s rule (and the
-     * root writes no scratch a member may still read). Larger messages: {@code linear}.
+     * Every member tells the root it entered; the root puts the data into every member's scratch
+     * and signals once that member has entered the previous collective (its "entered" of the
+     * previous broadcast, or of this one), and each member copies it to its dest. In a run of
+     * broadcasts from one root the root so waits for nobody: the data goes one way, where waiting
+     * for every member to enter this call cost a round trip. A member that entered the previous
+     * collective has left the one before it, which used this collective's buffer last; the root
+     * may so return while a member is still in the previous collective, which is the slack
+     * {@link CollectiveSupport}'s rule leaves (the next collective writes a third buffer). Larger
+     * messages: {@code linear}.
      */
     static final Algorithms.Broadcast BROADCAST = new Algorithms.Broadcast() {
         @Override
@@ -134,9 +140,11 @@ final class PushAlgorithms {
             long scratch = s.scratch(seq);
             int r = s.rank();
             if (r == root) {
+                // a team's first collective waits for everyone: the members' slots are then surely set up
+                long entered = seq == 1 ? st : CollectiveSupport.stamp(seq - 1, 0);
                 for (int m = 0; m < s.size(); m++) {
                     if (m != root) {
-                        s.await(s.ackFlag(m), st);
+                        s.await(s.ackFlag(m), entered);
                     }
                 }
                 for (int m = 0; m < s.size(); m++) {
