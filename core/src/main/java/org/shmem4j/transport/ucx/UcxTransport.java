@@ -54,13 +54,14 @@ final class UcxTransport implements Transport {
     /** This PE's key for {@link SignalMessages#stopServing}, 0 before its handler is set. */
     private long serving;
     /** This PE's world rank. */
-    private int rank;
+    private final int rank;
     private boolean closed;
 
-    private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, int npes,
-            JobHealth health) {
+    private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, NetworkSetup setup) {
+        int npes = setup.npes();
         this.ucx = ucx;
-        this.health = health;
+        this.health = setup.health();
+        this.rank = setup.rank();
         this.context = context;
         this.memh = memh;
         this.home = home;
@@ -75,8 +76,7 @@ final class UcxTransport implements Transport {
         UcxTransport t = null;
         byte[] mine;
         try {
-            t = start(setup.region(), setup.npes(), setup.health());
-            t.rank = setup.rank();
+            t = start(setup);
             t.serving = SignalMessages.serve(t.ucx, t.home, setup.region(), setup.rank(), t.arena);
             mine = t.describeSelf(setup.region());
         } catch (RuntimeException e) {
@@ -110,7 +110,7 @@ final class UcxTransport implements Transport {
     }
 
     /** This PE's UCP context, registration and home worker. */
-    private static UcxTransport start(MemorySegment region, int npes, JobHealth health) {
+    private static UcxTransport start(NetworkSetup setup) {
         Ucx.Library ucx = Ucx.lib();
         try (Arena a = Arena.ofConfined()) {
             MemorySegment configP = a.allocate(ADDRESS);
@@ -136,7 +136,7 @@ final class UcxTransport implements Transport {
             MemorySegment context = contextP.get(ADDRESS, 0);
             MemorySegment memh;
             try {
-                memh = register(ucx, context, region, a);
+                memh = register(ucx, context, setup.region(), a);
             } catch (RuntimeException e) {
                 ucx.cleanup.invokeExact(context);
                 throw e;
@@ -149,7 +149,7 @@ final class UcxTransport implements Transport {
                 ucx.cleanup.invokeExact(context);
                 throw e;
             }
-            return new UcxTransport(ucx, context, memh, home, npes, health);
+            return new UcxTransport(ucx, context, memh, home, setup);
         } catch (RuntimeException e) {
             throw e;
         } catch (Throwable t) {
