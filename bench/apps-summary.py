@@ -4,10 +4,11 @@
 Usage: python3 bench/apps-summary.py RESULTS.txt [MORE.txt ...]
 
 A result line is `KERNEL impl=c|java|java-plain|java-vector pes=N key=value ... UNIT=rate` (higher
-is faster). For every kernel and PE count it prints the median rate of each implementation over the
-runs, Java/C, at one PE Java on symmetric arrays / Java on plain arrays (the library's own share),
-and where measured the Vector API variant and its ratio to C; then each kernel's speed-up from 1 to
-2 PEs for C and Java.
+is faster); `KERNEL_steady` lines (the last half of the timed iterations) are kernels of their own.
+For every kernel and PE count it prints the median rate of each implementation over the runs,
+Java/C, at one PE Java on symmetric arrays / Java on plain arrays (the library's own share), and
+where measured the Vector API variant and its ratio to C; then each kernel's speed-up from 1 to 2
+PEs for C and Java.
 """
 import statistics
 import sys

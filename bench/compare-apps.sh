@@ -2,7 +2,8 @@
 # bench/compare-apps.sh - the application kernels (bench/src/main/java/org/shmem4j/bench/apps) and
 # their C twins (bench/c/apps, over the C peer's OpenSHMEM), run interleaved: for every pass, kernel
 # and PE count, C then Java; at one PE also Java on plain Java arrays (--plain: no library). Prints
-# the rates, Java/C ratios and a summary table (bench/apps-summary.py) and keeps the raw lines.
+# the rates, Java/C ratios and a summary table (bench/apps-summary.py) and keeps the raw lines; a
+# kernel's rate over all timed iterations and over their last half (KERNEL_steady) get rows apart.
 #
 # Usage: bench/compare-apps.sh [PASSES]          (default 3)
 # Knobs: APPS="stencil transpose p2p isx", PES="1 2 4", and per kernel its arguments:

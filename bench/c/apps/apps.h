@@ -40,6 +40,42 @@ static inline double wtime(void) {
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+/* The timing of iterations 1..n (iteration 0 warms up): over all of them, and over their second
+ * half, as Apps.Clock does in Java (where the second half leaves the JIT's warm-up out). */
+struct apps_clock {
+    int iterations;
+    double start, half, all, steady; /* all, steady: seconds, maxima over the PEs */
+};
+
+/* called at the top of every iteration 0..n */
+static inline void apps_clock_iteration(struct apps_clock *c, int iter) {
+    if (iter == 1) {
+        shmem_barrier_all();
+        c->start = wtime();
+    }
+    if (iter == 1 + c->iterations / 2) c->half = wtime();
+}
+
+/* ends the timing (collective); returns the time of all timed iterations */
+static inline double apps_clock_stop(struct apps_clock *c) {
+    double end = wtime();
+    c->all = apps_reduce(end - c->start, 1);
+    c->steady = apps_reduce(end - c->half, 1);
+    return c->all;
+}
+
+/* PE 0 prints KERNEL impl=c ... over all timed iterations and KERNEL_steady ... over the second
+ * half; work: UNIT's numerator of one iteration */
+static inline void apps_report(const struct apps_clock *c, const char *kernel, const char *fields, const char *unit,
+                               double work) {
+    int last = c->iterations - c->iterations / 2;
+    if (shmem_my_pe() != 0) return;
+    printf("%s impl=c pes=%d %s iterations=%d %s=%.1f\n", kernel, shmem_n_pes(), fields, c->iterations, unit,
+           work * c->iterations / c->all);
+    printf("%s_steady impl=c pes=%d %s iterations=%d last=%d %s=%.1f\n", kernel, shmem_n_pes(), fields, c->iterations,
+           last, unit, work * last / c->steady);
+}
+
 /* first index of block b of `blocks` over n points (the first n % blocks get one more) */
 static inline int block_start(int n, int blocks, int b) {
     int base = n / blocks, extra = n % blocks;

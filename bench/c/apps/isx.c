@@ -24,12 +24,9 @@ int main(int argc, char **argv) {
     }
     int received = 0;
 
-    double start = 0;
+    struct apps_clock clock = {.iterations = iterations};
     for (int iter = 0; iter <= iterations; iter++) {
-        if (iter == 1) {
-            shmem_barrier_all();
-            start = wtime();
-        }
+        apps_clock_iteration(&clock, iter);
         memset(bucket_sizes, 0, npes * sizeof(int));
         for (int k = 0; k < keys_per_pe; k++) bucket_sizes[keys[k] / BUCKET_WIDTH]++;
         for (int b = 0, sum = 0; b < npes; b++) {
@@ -57,7 +54,7 @@ int main(int argc, char **argv) {
         *recv_offset = 0;
         shmem_barrier_all(); /* nobody adds to the next iteration's offset before it is reset */
     }
-    double time = apps_reduce(wtime() - start, 1);
+    double time = apps_clock_stop(&clock);
 
     long in_range = 0, counted = 0;
     for (int k = 0; k < received; k++) {
@@ -68,9 +65,10 @@ int main(int argc, char **argv) {
     int local_ok = in_range == received && counted == received;
     double bad = apps_reduce(local_ok ? 0 : 1, 0), total = apps_reduce(received, 0);
     int ok = bad == 0 && total == (double) npes * keys_per_pe;
+    char fields[64];
+    snprintf(fields, sizeof fields, "keys_per_pe=%d", keys_per_pe);
+    apps_report(&clock, "isx", fields, "Mkeys_per_s", 1e-6 * npes * (double) keys_per_pe);
     if (me == 0) {
-        printf("isx impl=c pes=%d keys_per_pe=%d iterations=%d Mkeys_per_s=%.1f\n", npes, keys_per_pe, iterations,
-               1e-6 * npes * (double) keys_per_pe / (time / iterations));
         printf("# isx %s: %.0f keys sorted of %ld, %.0f PEs with bad keys or counts, %.4f s\n", ok ? "verified" : "FAILED",
                total, (long) npes * keys_per_pe, bad, time);
     }

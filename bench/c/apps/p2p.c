@@ -23,12 +23,9 @@ int main(int argc, char **argv) {
     int right_w = block_start(n, npes, me + 2) - block_start(n, npes, me + 1) + 1;
     int first = me == 0 ? 2 : 1;
 
-    double start = 0;
+    struct apps_clock clock = {.iterations = iterations};
     for (int iter = 0; iter <= iterations; iter++) {
-        if (iter == 1) {
-            shmem_barrier_all();
-            start = wtime();
-        }
+        apps_clock_iteration(&clock, iter);
         for (int i = 1; i < m; i++) {
             if (me > 0) shmem_long_wait_until(&flags[i], SHMEM_CMP_GE, iter + 1L);
             double *row = a + (size_t) i * w;
@@ -51,14 +48,15 @@ int main(int argc, char **argv) {
             shmem_long_wait_until(&flags[0], SHMEM_CMP_GE, iter + 1L);
         }
     }
-    double time = apps_reduce(wtime() - start, 1);
+    double time = apps_clock_stop(&clock);
 
     double expect = (iterations + 1.0) * (m + n - 2);
     double err = apps_reduce(me == npes - 1 ? fabs(a[(size_t) m * w - 1] - expect) / expect : 0, 1);
     int ok = err < EPSILON;
+    char fields[64];
+    snprintf(fields, sizeof fields, "m=%d n=%d", m, n);
+    apps_report(&clock, "p2p", fields, "MFlops", 1e-6 * 2.0 * (m - 1) * (n - 1));
     if (me == 0) {
-        printf("p2p impl=c pes=%d m=%d n=%d iterations=%d MFlops=%.1f\n", npes, m, n, iterations,
-               1e-6 * 2.0 * (m - 1) * (n - 1) / (time / iterations));
         printf("# p2p %s: corner relative error %.3e, %.4f s\n", ok ? "verified" : "FAILED", err, time);
     }
     shmem_barrier_all();

@@ -41,12 +41,9 @@ int main(int argc, char **argv) {
     int ilo = istart > R ? istart : R, ihi = iend < n - R - 1 ? iend : n - R - 1;
     int jlo = jstart > R ? jstart : R, jhi = jend < n - R - 1 ? jend : n - R - 1;
 
-    double start = 0;
+    struct apps_clock clock = {.iterations = iterations};
     for (int iter = 0; iter <= iterations; iter++) {
-        if (iter == 1) {
-            shmem_barrier_all();
-            start = wtime();
-        }
+        apps_clock_iteration(&clock, iter);
         int parity = iter & 1;
         for (int to = 0; to < 4; to++) {
             if (nbr[to] < 0) continue;
@@ -90,7 +87,7 @@ int main(int argc, char **argv) {
         for (int j = 0; j < height; j++)
             for (int i = 0; i < width; i++) in[(i + R) + (j + R) * w2] += 1.0;
     }
-    double time = apps_reduce(wtime() - start, 1);
+    double time = apps_clock_stop(&clock);
 
     double local = 0;
     for (int j = jlo; j <= jhi; j++)
@@ -98,9 +95,10 @@ int main(int argc, char **argv) {
     double active = (double) (n - 2 * R) * (n - 2 * R);
     double norm = apps_reduce(local, 0) / active, reference = (iterations + 1) * 2.0;
     int ok = fabs(norm - reference) <= EPSILON;
+    char fields[64];
+    snprintf(fields, sizeof fields, "n=%d radius=%d", n, R);
+    apps_report(&clock, "stencil", fields, "MFlops", 1e-6 * (2 * (4 * R + 1) + 1) * active);
     if (me == 0) {
-        printf("stencil impl=c pes=%d n=%d radius=%d iterations=%d MFlops=%.1f\n", npes, n, R, iterations,
-               1e-6 * (2 * (4 * R + 1) + 1) * active / (time / iterations));
         printf("# stencil %s: norm %.10f, reference %.10f, %.4f s\n", ok ? "verified" : "FAILED", norm, reference, time);
     }
     shmem_barrier_all();

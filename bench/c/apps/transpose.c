@@ -22,12 +22,9 @@ int main(int argc, char **argv) {
     for (int j = 0; j < cw; j++)
         for (int i = 0; i < order; i++) a[i + (size_t) order * j] = (double) order * (j + colstart) + i;
 
-    double start = 0;
+    struct apps_clock clock = {.iterations = iterations};
     for (int iter = 0; iter <= iterations; iter++) {
-        if (iter == 1) {
-            shmem_barrier_all();
-            start = wtime();
-        }
+        apps_clock_iteration(&clock, iter);
         int row = me * cw; /* the local phase: B(row + i, j) += A(row + j, i) */
         for (int it = 0; it < cw; it += TILE)
             for (int jt = 0; jt < cw; jt += TILE)
@@ -52,7 +49,7 @@ int main(int argc, char **argv) {
         for (size_t c = 0; c < (size_t) order * cw; c++) a[c] += 1.0;
         if (npes > 1) shmem_barrier_all();
     }
-    double time = apps_reduce(wtime() - start, 1);
+    double time = apps_clock_stop(&clock);
 
     double addit = (iterations + 1.0) * iterations / 2.0, local = 0;
     for (int j = 0; j < cw; j++)
@@ -60,9 +57,10 @@ int main(int argc, char **argv) {
             local += fabs(b[i + (size_t) order * j] - (((double) order * i + j + colstart) * (iterations + 1) + addit));
     double abserr = apps_reduce(local, 0);
     int ok = abserr < EPSILON;
+    char fields[64];
+    snprintf(fields, sizeof fields, "order=%d", order);
+    apps_report(&clock, "transpose", fields, "MBps", 1e-6 * 2.0 * sizeof(double) * order * order);
     if (me == 0) {
-        printf("transpose impl=c pes=%d order=%d iterations=%d MBps=%.1f\n", npes, order, iterations,
-               1e-6 * 2.0 * sizeof(double) * order * order / (time / iterations));
         printf("# transpose %s: summed absolute error %.3e, %.4f s\n", ok ? "verified" : "FAILED", abserr, time);
     }
     shmem_barrier_all();

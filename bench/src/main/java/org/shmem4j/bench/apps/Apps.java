@@ -17,9 +17,10 @@ import org.shmem4j.SymmetricDoubleArray;
  *   isx       ITERATIONS KEYS_PER_PE  bucket sort of random ints, 2^20 key values per PE
  * </pre>
  * {@code --plain} (one PE only) runs the same kernel on Java arrays instead of symmetric ones: the
- * arithmetic without the library. PE 0 prints one result line, {@code KERNEL impl=java|java-plain
- * pes=N ... UNIT=value} (the C twins print {@code impl=c}), and the exit status is non-zero when
- * the verification fails. {@code --vector} (stencil only) runs its sweep with the Vector API on the
+ * arithmetic without the library. PE 0 prints two result lines, {@code KERNEL impl=java|java-plain
+ * pes=N ... UNIT=value} over all timed iterations (the PRK's convention) and {@code KERNEL_steady
+ * ...} over their second half (see {@link Clock}); the C twins print the same with {@code impl=c}.
+ * The exit status is non-zero when the verification fails. {@code --vector} (stencil only) runs its sweep with the Vector API on the
  * symmetric arrays' local elements ({@code impl=java-vector}; the JVM needs
  * {@code --add-modules jdk.incubator.vector}).
  */
@@ -119,6 +120,58 @@ public final class Apps {
         if (me == 0) {
             System.out.println(String.format(Locale.ROOT, format, args));
             System.out.flush();
+        }
+    }
+
+    /**
+     * Prints the kernel's result lines on PE 0: {@code KERNEL impl=... pes=N FIELDS iterations=I
+     * UNIT=rate} over all timed iterations and {@code KERNEL_steady ... last=L UNIT=rate} over the
+     * last L of them; {@code work} is the amount of UNIT's numerator one iteration does.
+     */
+    void report(Clock clock, String kernel, String fields, String unit, double work) {
+        line("%s impl=%s pes=%d %s iterations=%d %s=%.1f", kernel, impl(), npes, fields, clock.iterations, unit,
+                work * clock.iterations / clock.all);
+        line("%s_steady impl=%s pes=%d %s iterations=%d last=%d %s=%.1f", kernel, impl(), npes, fields, clock.iterations,
+                clock.lastHalf(), unit, work * clock.lastHalf() / clock.steady);
+    }
+
+    /**
+     * The timing of a kernel's iterations 1 to n (iteration 0 warms up, as in the PRK): over all of
+     * them, as the PRK report, and over their second half, which leaves out the JVM's remaining
+     * warm-up (a kernel method that runs once per iteration is compiled only after a few of them),
+     * so that a short run's rate and the steady rate are both visible. The C twins time alike.
+     */
+    final class Clock {
+        private final int iterations;
+        private double start, half;
+        /** Seconds, the maximum over the PEs, once {@link #stop} returned. */
+        private double all, steady;
+
+        Clock(int iterations) {
+            this.iterations = iterations;
+        }
+
+        /** Called at the top of every iteration 0..n. */
+        void iteration(int iter) {
+            if (iter == 1) {
+                shmem.barrierAll();
+                start = wtime();
+            }
+            if (iter == 1 + iterations / 2) {
+                half = wtime();
+            }
+        }
+
+        /** Ends the timing (collective); returns the time of all timed iterations. */
+        double stop() {
+            double end = wtime();
+            all = max(end - start);
+            steady = max(end - half);
+            return all;
+        }
+
+        int lastHalf() {
+            return iterations - iterations / 2;
         }
     }
 

@@ -68,12 +68,9 @@ final class Isx {
         SymmetricIntArray recvOffset = shmem.calloc(ValueLayout.JAVA_INT, 1);
         int received = 0;
 
-        double start = 0;
+        Apps.Clock clock = app.new Clock(iterations);
         for (int iter = 0; iter <= iterations; iter++) {
-            if (iter == 1) {
-                shmem.barrierAll();
-                start = Apps.wtime();
-            }
+            clock.iteration(iter);
             bucketize(keys, bucketSizes, offsets, sendBuf);
             for (int i = 0; i < npes; i++) {
                 int target = (me + i) % npes, count = bucketSizes[target], from = offsets[target] - count;
@@ -98,7 +95,7 @@ final class Isx {
                 shmem.barrierAll(); // nobody adds to the next iteration's offset before it is reset
             }
         }
-        double time = app.max(Apps.wtime() - start);
+        double time = clock.stop();
 
         long inRange = 0, counted = 0;
         for (long k = 0; k < received; k++) {
@@ -112,8 +109,7 @@ final class Isx {
         double bad = app.sum(localOk ? 0 : 1);
         double total = app.sum(received);
         boolean ok = bad == 0 && total == (double) npes * keysPerPe;
-        app.line("isx impl=%s pes=%d keys_per_pe=%d iterations=%d Mkeys_per_s=%.1f", app.impl(), npes, keysPerPe, iterations,
-                1e-6 * npes * (double) keysPerPe / (time / iterations));
+        app.report(clock, "isx", "keys_per_pe=" + keysPerPe, "Mkeys_per_s", 1e-6 * npes * (double) keysPerPe);
         app.line("# isx %s: %.0f keys sorted of %d, %.0f PEs with bad keys or counts, %.4f s", ok ? "verified" : "FAILED", total,
                 (long) npes * keysPerPe, bad, time);
         return ok;

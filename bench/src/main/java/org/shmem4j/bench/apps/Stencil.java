@@ -59,12 +59,9 @@ final class Stencil {
         int[] nbr = {idy + 1 < npy ? me + npx : -1, idy > 0 ? me - npx : -1, idx + 1 < npx ? me + 1 : -1, idx > 0 ? me - 1 : -1};
         Halo halo = new Halo(shmem, in, nbr, width, height, Math.max(maxW, maxH) * R);
 
-        double start = 0;
+        Apps.Clock clock = app.new Clock(iterations);
         for (int iter = 0; iter <= iterations; iter++) {
-            if (iter == 1) {
-                shmem.barrierAll();
-                start = Apps.wtime();
-            }
+            clock.iteration(iter);
             halo.exchange(iter);
             int ilo = Math.max(istart, R), ihi = Math.min(n - R - 1, iend), jlo = Math.max(jstart, R), jhi = Math.min(n - R - 1, jend);
             if (app.vector) {
@@ -75,7 +72,7 @@ final class Stencil {
             }
             addOne(in, width, height, w2);
         }
-        double time = app.max(Apps.wtime() - start);
+        double time = clock.stop();
 
         double local = 0;
         for (int j = Math.max(jstart, R); j <= Math.min(n - R - 1, jend); j++) {
@@ -88,8 +85,7 @@ final class Stencil {
         double reference = (iterations + 1) * 2.0;
         boolean ok = Math.abs(norm - reference) <= EPSILON;
         int flops = 2 * (4 * R + 1) + 1;
-        app.line("stencil impl=%s pes=%d n=%d radius=%d iterations=%d MFlops=%.1f", app.impl(), npes, n, R, iterations,
-                1e-6 * flops * active / (time / iterations));
+        app.report(clock, "stencil", String.format("n=%d radius=%d", n, R), "MFlops", 1e-6 * flops * active);
         app.line("# stencil %s: norm %.10f, reference %.10f, %.4f s", ok ? "verified" : "FAILED", norm, reference, time);
         return ok;
     }

@@ -44,12 +44,9 @@ final class SynchP2p {
         int rightW = Stencil.start(n, npes, me + 2) - Stencil.start(n, npes, me + 1) + 1; // its rows' stride
         int first = me == 0 ? 2 : 1; // global column 0 is a boundary
 
-        double start = 0;
+        Apps.Clock clock = app.new Clock(iterations);
         for (int iter = 0; iter <= iterations; iter++) {
-            if (iter == 1) {
-                shmem.barrierAll();
-                start = Apps.wtime();
-            }
+            clock.iteration(iter);
             for (int i = 1; i < m; i++) {
                 if (me > 0) {
                     shmem.waitUntil(flags, i, Cmp.GE, iter + 1L);
@@ -72,13 +69,12 @@ final class SynchP2p {
                 shmem.waitUntil(flags, 0, Cmp.GE, iter + 1L);
             }
         }
-        double time = app.max(Apps.wtime() - start);
+        double time = clock.stop();
 
         double expect = (iterations + 1.0) * (m + n - 2);
         double err = app.max(me == npes - 1 ? Math.abs(a.get(m * w - 1) - expect) / expect : 0);
         boolean ok = err < EPSILON;
-        app.line("p2p impl=%s pes=%d m=%d n=%d iterations=%d MFlops=%.1f", app.impl(), npes, m, n, iterations,
-                1e-6 * 2.0 * (m - 1) * (n - 1) / (time / iterations));
+        app.report(clock, "p2p", String.format("m=%d n=%d", m, n), "MFlops", 1e-6 * 2.0 * (m - 1) * (n - 1));
         app.line("# p2p %s: corner relative error %.3e, %.4f s", ok ? "verified" : "FAILED", err, time);
         return ok;
     }

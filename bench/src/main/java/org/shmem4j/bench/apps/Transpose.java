@@ -40,12 +40,9 @@ final class Transpose {
         SymmetricDoubleArray workIn = npes > 1 ? shmem.calloc(ValueLayout.JAVA_DOUBLE, (long) cw * cw * npes) : null;
         SymmetricLongArray flags = npes > 1 ? shmem.calloc(ValueLayout.JAVA_LONG, npes) : null;
 
-        double start = 0;
+        Apps.Clock clock = app.new Clock(iterations);
         for (int iter = 0; iter <= iterations; iter++) {
-            if (iter == 1) {
-                shmem.barrierAll();
-                start = Apps.wtime();
-            }
+            clock.iteration(iter);
             transposeAdd(a, b, order, cw, me * cw, me * cw);
             for (int phase = 1; phase < npes; phase++) {
                 int to = (me - phase + npes) % npes, from = (me + phase) % npes;
@@ -61,7 +58,7 @@ final class Transpose {
                 shmem.barrierAll();
             }
         }
-        double time = app.max(Apps.wtime() - start);
+        double time = clock.stop();
 
         double addit = (iterations + 1.0) * iterations / 2.0;
         double local = 0;
@@ -72,8 +69,7 @@ final class Transpose {
         }
         double abserr = app.sum(local);
         boolean ok = abserr < EPSILON;
-        app.line("transpose impl=%s pes=%d order=%d iterations=%d MBps=%.1f", app.impl(), npes, order, iterations,
-                1e-6 * 2.0 * Double.BYTES * order * order / (time / iterations));
+        app.report(clock, "transpose", "order=" + order, "MBps", 1e-6 * 2.0 * Double.BYTES * order * order);
         app.line("# transpose %s: summed absolute error %.3e, %.4f s", ok ? "verified" : "FAILED", abserr, time);
         return ok;
     }

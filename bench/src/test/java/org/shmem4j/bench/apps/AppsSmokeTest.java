@@ -17,8 +17,9 @@ import org.shmem4j.inprocess.InProcessJob;
 
 /**
  * Every application kernel, small, at several PE counts in-process: it must verify its own result
- * (each kernel checks its answer against a closed form), print one result line in the format
- * bench/apps-summary.py reads, and end with status 0. Also the --plain and --vector variants.
+ * (each kernel checks its answer against a closed form), print its two result lines (all timed
+ * iterations, and the second half of them) in the format bench/apps-summary.py reads, and end
+ * with status 0. Also the --plain and --vector variants.
  */
 class AppsSmokeTest {
     /** Runs {@code args} on {@code pes} PEs; returns what PE 0 printed. */
@@ -46,9 +47,12 @@ class AppsSmokeTest {
     private static void assertVerified(String text, String kernel, String impl, int pes) {
         assertTrue(text.contains("# " + kernel + " verified"), kernel + " did not verify:\n" + text);
         long results = text.lines().filter(l -> !l.startsWith("#")).count();
-        assertEquals(1, results, "result lines of " + kernel + ":\n" + text);
-        assertTrue(Pattern.compile("(?m)^" + kernel + " impl=" + impl + " pes=" + pes + " .* [A-Za-z_]+=\\d+\\.\\d$").matcher(text).find(),
+        assertEquals(2, results, "result lines of " + kernel + ":\n" + text);
+        String rate = " [A-Za-z_]+=\\d+\\.\\d$";
+        assertTrue(Pattern.compile("(?m)^" + kernel + " impl=" + impl + " pes=" + pes + " .* iterations=\\d+" + rate).matcher(text).find(),
                 "result line of " + kernel + ":\n" + text);
+        assertTrue(Pattern.compile("(?m)^" + kernel + "_steady impl=" + impl + " pes=" + pes + " .* iterations=\\d+ last=\\d+" + rate)
+                .matcher(text).find(), "steady result line of " + kernel + ":\n" + text);
     }
 
     @ParameterizedTest(name = "{0} on {1} PEs")
