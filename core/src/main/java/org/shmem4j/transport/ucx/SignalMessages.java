@@ -43,8 +43,12 @@ import org.shmem4j.transport.shm.MappedChannel;
  * sender, at once or when the last of them arrives (UCX need not deliver them in order). Flushing
  * an endpoint would not do: it says nothing about whether a message's handler ran.
  *
+ * <p>The same message without a signal carries a small put where the engine's RMA is itself
+ * messages (see {@link UcxTransport#targetCpuCarriesRma}): UCX answers each of its emulated puts,
+ * a message of ours is confirmed by count, once per quiet.
+ *
  * <p>Message header, 48 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1:
- * raise to at least the value, for words that only grow), sender (the sending channel's key), the
+ * raise to at least the value, for words that only grow; bit 2: data only, no signal), sender (the sending channel's key), the
  * message's number from that sender to this PE (1, 2, ...). Query
  * header, 16 bytes: sender, count. Answer header: the answering PE's rank. Small payloads only
  * ({@link #MAX_PAYLOAD}): sent eagerly, so the handler always gets the whole message; larger ones go
@@ -56,7 +60,7 @@ final class SignalMessages {
 
     static final int PUT_SIGNAL = 1, ACK = 2, QUERY = 3;
     static final long HEADER_BYTES = 48, QUERY_BYTES = 16;
-    static final long FLAG_ADD = 1, FLAG_RAISE = 2;
+    static final long FLAG_ADD = 1, FLAG_RAISE = 2, FLAG_DATA_ONLY = 4;
     /** Largest payload sent as a message; a put of more is bandwidth, not latency. */
     static final long MAX_PAYLOAD = 8192;
 
@@ -277,7 +281,9 @@ final class SignalMessages {
             MemorySegment.copy(data, 0, region, offset, data.byteSize());
         }
         long flags = h.get(JAVA_LONG_UNALIGNED, 24);
-        if ((flags & FLAG_ADD) != 0) {
+        if ((flags & FLAG_DATA_ONLY) != 0) {
+            return;
+        } else if ((flags & FLAG_ADD) != 0) {
             LONG.getAndAdd(region, signalOffset, signal); // a full fence: the data is visible first
         } else if ((flags & FLAG_RAISE) != 0) {
             MappedChannel.raise(region, signalOffset, signal);

@@ -60,6 +60,8 @@ final class UcxChannel implements Channel {
     private final long id;
     private final AtomicIntegerArray failures;
     private final Signals signals;
+    /** Small puts go as messages (see {@link UcxTransport#targetCpuCarriesRma} and {@link Signals}). */
+    private final boolean putsAsMessages;
 
     /** An operation in flight (its request may be null when it completed at once) and its delivery at quiet. */
     private record Pending(int pe, MemorySegment request, Runnable atQuiet, String what) {}
@@ -86,6 +88,7 @@ final class UcxChannel implements Channel {
         this.staging = new Staging();
         this.bounce = arena.allocate(4096, 64);
         this.signals = new Signals(npes, (long) transport.rank() << 32 | (id & 0xFFFF_FFFFL));
+        this.putsAsMessages = transport.targetCpuCarriesRma();
         transport.agent().watch(worker, lock, () -> lastUse);
     }
 
@@ -242,20 +245,22 @@ final class UcxChannel implements Channel {
     }
 
     /**
-     * The channel's signal messages and their order with everything else. A message is applied
+     * The channel's messages (puts with signal, raises, and small puts where the target's CPU carries
+     * the engine's RMA anyway) and their order with everything else. A message is applied
      * when the target's home worker runs its handler, which an endpoint flush does not wait for,
      * and it is not answered: the channel counts what it sent to each PE and, when it must know,
      * asks the PE to confirm that count ({@link SignalMessages}: one round trip per PE, all PEs at
      * once). Completion and ordering are:
      * <ul>
      * <li>quiet and pe_quiet: the flush, then confirmation from every PE (that PE) that was sent
-     *     puts with signal since the last confirmation. Raises are the library's own flags (barriers,
+     *     puts or puts with signal as messages since the last confirmation. Raises are the library's own flags (barriers,
      *     collectives, finalize), which their receivers wait for; quiet does not wait for them, or
      *     every barrier would pay a round trip for the previous one's flags;</li>
      * <li>a fence, then a message to PE p: if RMA or atomics to p may be incomplete, p's endpoint
      *     is flushed first (UCX's fence need not order them with active messages);</li>
-     * <li>a fence, then RMA or an atomic to PE p: if puts with signal to p are unconfirmed,
-     *     confirmation first;</li>
+     * <li>a fence, then RMA or an atomic to PE p: if messages other than raises to p are
+     *     unconfirmed, confirmation first; a small put goes as RMA rather than a message when a
+     *     fence separates it from unflushed RMA (UCX's fence orders it after them, free);</li>
      * <li>messages to one PE, raises and puts with signal alike: nothing, the target applies them in
      *     the order sent;</li>
      * <li>closing: confirmation of every message, raises included, before the endpoints are forcibly
@@ -274,7 +279,7 @@ final class UcxChannel implements Channel {
         private final long[] asked;
         private final MemorySegment[] queries;
         private int outstanding;
-        private final java.util.BitSet carrying = new java.util.BitSet(); // PEs with unconfirmed puts with signal
+        private final java.util.BitSet carrying = new java.util.BitSet(); // PEs with unconfirmed messages other than raises
         private final java.util.BitSet rmaOpen = new java.util.BitSet(); // PEs with RMA/atomics not yet flushed
         private final java.util.BitSet fencedMessages = new java.util.BitSet();
         private final java.util.BitSet fencedRma = new java.util.BitSet();
@@ -321,14 +326,22 @@ final class UcxChannel implements Channel {
         }
 
         /**
+         * Whether a small put to {@code pe} goes as a message: not when a fence separates it from RMA
+         * or atomics to {@code pe} not yet flushed (the message would have to flush them first; as
+         * RMA it is ordered after them by UCX's fence, free).
+         */
+        boolean putAsMessage(int pe, long bytes) {
+            return bytes <= SignalMessages.MAX_PAYLOAD && !fencedRma.get(pe);
+        }
+
+        /**
          * Sends one message: applied after this channel's earlier messages to {@code pe} (the target
          * keeps their order), and, for a raise, after the earlier RMA and atomics to {@code pe}
          * without a fence (see {@link Channel#putRaise}).
          */
-        void send(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, boolean nbi)
+        void send(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, boolean nbi, String what)
                 throws Throwable {
             boolean raise = flags == SignalMessages.FLAG_RAISE;
-            String what = raise ? "signal" : nbi ? "put_signal_nbi" : "put_signal";
             MemorySegment ep = endpoint(pe, what);
             if (raise ? rmaOpen.get(pe) : fencedRma.get(pe)) {
                 await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), what, pe);
@@ -473,6 +486,16 @@ final class UcxChannel implements Channel {
         }
     }
 
+    /** How many messages this channel sent to {@code pe}: the tests see which route an operation took. */
+    long messagesSent(int pe) {
+        lock.lock();
+        try {
+            return signals.sent[pe];
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ------------------------------------------------------------------ requests
 
     /**
@@ -613,6 +636,10 @@ final class UcxChannel implements Channel {
     @Override
     public void put(int pe, long offset, MemorySegment src) {
         locked("put", pe, () -> {
+            if (putsAsMessages && signals.putAsMessage(pe, src.byteSize())) {
+                signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, false, "put");
+                return 0;
+            }
             MemorySegment ep = rmaEndpoint(pe, "put");
             MemorySegment from = src.isNative() ? src : bounce(src.byteSize()).copyFrom(src);
             await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
@@ -624,6 +651,10 @@ final class UcxChannel implements Channel {
     @Override
     public void putNbi(int pe, long offset, MemorySegment src) {
         locked("put_nbi", pe, () -> {
+            if (putsAsMessages && signals.putAsMessage(pe, src.byteSize())) {
+                signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, true, "put_nbi");
+                return 0;
+            }
             MemorySegment ep = rmaEndpoint(pe, "put_nbi");
             MemorySegment from = src.isNative() ? src : staging.allocate(src.byteSize()).copyFrom(src);
             track(pe, inFlight(put(ep, pe, offset, from), "put_nbi", pe), null, "put_nbi");
@@ -758,7 +789,8 @@ final class UcxChannel implements Channel {
         // the message's handler adds with a CPU atomic: only where the engine's atomics mix with those
         if (src.byteSize() <= SignalMessages.MAX_PAYLOAD && (!add || transport.atomicsCoherentWithCpu())) {
             locked(nbi ? "put_signal_nbi" : "put_signal", pe, () -> {
-                signals.send(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0, nbi);
+                signals.send(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0, nbi,
+                        nbi ? "put_signal_nbi" : "put_signal");
                 return 0;
             });
             return;
@@ -785,7 +817,8 @@ final class UcxChannel implements Channel {
             if (!small) {
                 put(pe, offset, src);
             }
-            signals.send(pe, offset, small ? src : src.asSlice(0, 0), flagOffset, value, SignalMessages.FLAG_RAISE, false);
+            signals.send(pe, offset, small ? src : src.asSlice(0, 0), flagOffset, value, SignalMessages.FLAG_RAISE, false,
+                    "signal");
             return 0;
         });
     }

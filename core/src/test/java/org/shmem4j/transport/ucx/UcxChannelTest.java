@@ -193,6 +193,57 @@ class UcxChannelTest extends ChannelContract {
     }
 
     /**
+     * Where the target's CPU carries out RMA (no RDMA device on this node: UCX has only tcp), a
+     * put of up to 8 KiB travels as a message, unless a fence separates it from RMA not yet
+     * flushed; a larger put is UCX RMA. Either way quiet delivers the data.
+     */
+    @Test
+    @Timeout(120)
+    void smallPutsTravelAsMessagesWhereTheTargetCpuCarriesRma() throws Exception {
+        UcxAvailable.requireUcx("the UCX channel's put routes");
+        boolean rdma;
+        try (var devices = java.nio.file.Files.list(java.nio.file.Path.of("/sys/class/infiniband"))) {
+            rdma = devices.findAny().isPresent();
+        } catch (java.nio.file.NoSuchFileException e) {
+            rdma = false;
+        }
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
+            UcxTransport[] t = openAll(regions);
+            try {
+                assertEquals(!rdma, t[0].targetCpuCarriesRma(), "RDMA devices under /sys/class/infiniband: " + rdma);
+                UcxChannel c = (UcxChannel) t[0].openChannel(ChannelMode.PRIVATE);
+                long asMessage = rdma ? 0 : 1;
+                MemorySegment small = arena.allocate(SignalMessages.MAX_PAYLOAD).fill((byte) 1);
+                MemorySegment large = arena.allocate(SignalMessages.MAX_PAYLOAD + 1).fill((byte) 2);
+                c.put(1, 0, small.asSlice(0, 8));
+                assertEquals(asMessage, c.messagesSent(1), "a blocking put of 8 bytes");
+                c.putNbi(1, 64, small);
+                assertEquals(2 * asMessage, c.messagesSent(1), "an nbi put of 8 KiB");
+                c.put(1, 16384, large);
+                assertEquals(2 * asMessage, c.messagesSent(1), "a put of 8 KiB + 1 is RMA");
+                c.fence();
+                c.put(1, 32768, small.asSlice(0, 16));
+                assertEquals(2 * asMessage, c.messagesSent(1), "a put after a fence that follows unflushed RMA is RMA");
+                c.quiet();
+                c.fence();
+                c.put(1, 32784, small.asSlice(0, 16));
+                assertEquals(3 * asMessage, c.messagesSent(1), "after quiet nothing is unflushed: a message again");
+                c.quiet();
+                assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 7));
+                assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 64 + SignalMessages.MAX_PAYLOAD - 1));
+                assertEquals(2, regions[1].get(ValueLayout.JAVA_BYTE, 16384 + SignalMessages.MAX_PAYLOAD));
+                assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 32768 + 15));
+                assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 32784 + 15));
+                c.close();
+            } finally {
+                t[0].close();
+                t[1].close();
+            }
+        }
+    }
+
+    /**
      * The target applies a sending channel's messages in the order sent, whatever order they
      * arrive in: one that arrives early waits for those before it (UCX promises no order, and the
      * collectives read a later flag stamp as "the earlier steps' data arrived").
