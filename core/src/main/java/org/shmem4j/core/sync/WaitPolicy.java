@@ -9,7 +9,8 @@ import org.shmem4j.transport.Channel;
  * How a PE waits for memory another PE will write: spin briefly (the answer usually comes within
  * a cache-line transfer), then yield (another PE on this core may be the one we wait for), then
  * park with growing back-off (8 PEs on 2 cores must not livelock). While parked it checks that the
- * job is still alive, so a waiter never outlives a failed peer.
+ * job is still alive, so a waiter never outlives a failed peer, and whether peers talk to this PE
+ * over the network again, in which case it polls again.
  *
  * <p>Use: {@code for (Waiter w = policy.start(); !condition(); ) w.pause();}
  */
@@ -85,6 +86,12 @@ public final class WaitPolicy {
                 }
                 LockSupport.parkNanos(parkNanos);
                 parkNanos = Math.min(parkNanos * 2, parkMaxNanos);
+                if (network != null && network.get().progress()) {
+                    // Peers talk to this PE again (a pause of theirs, a compilation, made it park):
+                    // back to polling, or each of their round trips waits for a wake-up.
+                    round = spins;
+                    parkNanos = 1_000;
+                }
                 checkAlive.run();
                 if (check != null) {
                     check.run();

@@ -38,6 +38,8 @@ final class ProgressAgent {
     /** When a waiting thread last progressed the home worker; the agent naps until this is old. */
     private volatile long lastWaiterProgress = System.nanoTime() - WAITER_ACTIVE_NANOS;
     private volatile Throwable failure;
+    /** Passes in which the agent advanced something: written by the agent only. */
+    private volatile long served;
 
     /**
      * @param home the thread-safe worker peers' operations arrive at; always watched
@@ -104,6 +106,11 @@ final class ProgressAgent {
         lastWaiterProgress = System.nanoTime();
     }
 
+    /** How many of its passes advanced something: a waiter that parked learns that peers kept talking. */
+    long served() {
+        return served;
+    }
+
     /** The waiting thread parks: the agent takes over now rather than at the end of its nap. */
     void waiterParking() {
         if (System.nanoTime() - lastWaiterProgress < WAITER_ACTIVE_NANOS) {
@@ -124,6 +131,7 @@ final class ProgressAgent {
                 long t = System.nanoTime();
                 List<Watched> now = watched.stream().filter(w -> !inUse(w, t)).toList();
                 if (progressAll(now)) {
+                    served++;
                     continue;
                 }
                 if (pollfds.byteSize() < 8L * now.size()) {

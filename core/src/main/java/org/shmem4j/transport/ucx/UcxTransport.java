@@ -55,6 +55,8 @@ final class UcxTransport implements Transport {
     private long serving;
     /** This PE's world rank. */
     private final int rank;
+    /** The agent's {@link ProgressAgent#served} when a waiter last progressed. */
+    private long agentServedSeen;
     /** See {@link #targetCpuCarriesRma}. */
     private final boolean targetCpuCarriesRma = noRdmaDevice();
     private boolean closed;
@@ -306,19 +308,27 @@ final class UcxTransport implements Transport {
         return new ShmemException(message);
     }
 
-    /** Progresses the home worker unless another thread does; how much advanced. */
+    /**
+     * Progresses the home worker unless another thread does; how much advanced, counting as one
+     * what the progress agent advanced since a waiter last asked (while the waiters park it serves
+     * the peers, and a waiter that hears of it polls again instead of leaving each of their round
+     * trips a wake-up of the agent).
+     */
     int progressHome() {
         agent.waiterProgressed();
+        long served = agent.served();
+        int byAgent = served != agentServedSeen ? 1 : 0; // racy between waiters: at worst one extra poll
+        agentServedSeen = served;
         if (homeLock.tryLock()) {
             try {
-                return homeDestroyed ? 0 : (int) ucx.workerProgress.invokeExact(home);
+                return byAgent + (homeDestroyed ? 0 : (int) ucx.workerProgress.invokeExact(home));
             } catch (Throwable t) {
                 throw new ShmemException("ucp_worker_progress failed: " + t, t);
             } finally {
                 homeLock.unlock();
             }
         }
-        return 0;
+        return byAgent;
     }
 
     @Override
