@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one srun step. Examples, the mixed workload, and the failure cases; and the mixed workload
  * started by Slurm itself ({@code srun --mpi=pmix}, no oshrun: the PMIx bootstrap across hosts).
  */
+@Tag("pseudo-hosts") // run by .ci/run after the README's test command, with -Dshmem4j.excludedGroups=none
 @Timeout(600)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MultiHostSlurmTest {

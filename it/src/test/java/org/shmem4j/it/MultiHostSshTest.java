@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * cases: each ends the job in bounded time, naming the PE and its host, with no PE and no heap
  * file left on any host.
  */
+@Tag("pseudo-hosts") // run by .ci/run after the README's test command, with -Dshmem4j.excludedGroups=none
 @Timeout(600)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MultiHostSshTest {
