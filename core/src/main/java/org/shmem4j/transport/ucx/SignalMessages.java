@@ -48,8 +48,8 @@ import org.shmem4j.transport.shm.MappedChannel;
  * a message of ours is confirmed by count, once per quiet.
  *
  * <p>Message header, 48 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1:
- * raise to at least the value, for words that only grow; bit 2: data only, no signal), sender (the sending channel's key), the
- * message's number from that sender to this PE (1, 2, ...). Query
+ * raise to at least the value, for words that only grow; bit 2: data only, no signal), sender
+ * (the sending channel's key), the message's number from that sender to this PE (1, 2, ...). Query
  * header, 16 bytes: sender, count. Answer header: the answering PE's rank. Small payloads only
  * ({@link #MAX_PAYLOAD}): sent eagerly, so the handler always gets the whole message; larger ones go
  * as a put, a fence and an atomic. Upcalls must never throw (an exception escaping one ends the

@@ -253,9 +253,10 @@ final class UcxChannel implements Channel {
      * once). Completion and ordering are:
      * <ul>
      * <li>quiet and pe_quiet: the flush, then confirmation from every PE (that PE) that was sent
-     *     puts or puts with signal as messages since the last confirmation. Raises are the library's own flags (barriers,
-     *     collectives, finalize), which their receivers wait for; quiet does not wait for them, or
-     *     every barrier would pay a round trip for the previous one's flags;</li>
+     *     puts or puts with signal as messages since the last confirmation. Raises are the
+     *     library's own flags (barriers, collectives, finalize), which their receivers wait for;
+     *     quiet does not wait for them, or every barrier would pay a round trip for the previous
+     *     one's flags;</li>
      * <li>a fence, then a message to PE p: if RMA or atomics to p may be incomplete, p's endpoint
      *     is flushed first (UCX's fence need not order them with active messages);</li>
      * <li>a fence, then RMA or an atomic to PE p: if messages other than raises to p are
@@ -331,7 +332,7 @@ final class UcxChannel implements Channel {
          * RMA it is ordered after them by UCX's fence, free).
          */
         boolean putAsMessage(int pe, long bytes) {
-            return bytes <= SignalMessages.MAX_PAYLOAD && !fencedRma.get(pe);
+            return putsAsMessages && bytes <= SignalMessages.MAX_PAYLOAD && !fencedRma.get(pe);
         }
 
         /**
@@ -636,7 +637,7 @@ final class UcxChannel implements Channel {
     @Override
     public void put(int pe, long offset, MemorySegment src) {
         locked("put", pe, () -> {
-            if (putsAsMessages && signals.putAsMessage(pe, src.byteSize())) {
+            if (signals.putAsMessage(pe, src.byteSize())) {
                 signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, false, "put");
                 return 0;
             }
@@ -651,7 +652,7 @@ final class UcxChannel implements Channel {
     @Override
     public void putNbi(int pe, long offset, MemorySegment src) {
         locked("put_nbi", pe, () -> {
-            if (putsAsMessages && signals.putAsMessage(pe, src.byteSize())) {
+            if (signals.putAsMessage(pe, src.byteSize())) {
                 signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, true, "put_nbi");
                 return 0;
             }

@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -359,9 +361,9 @@ final class UcxTransport implements Transport {
     }
 
     private static boolean noRdmaDevice() {
-        try (var devices = java.nio.file.Files.list(java.nio.file.Path.of("/sys/class/infiniband"))) {
+        try (var devices = Files.list(Path.of("/sys/class/infiniband"))) {
             return devices.findAny().isEmpty();
-        } catch (java.io.IOException | SecurityException e) {
+        } catch (IOException | SecurityException e) {
             return true; // no such directory: no RDMA stack at all
         }
     }
