@@ -74,8 +74,8 @@ class PseudoNodesInProcessTest {
 
     /**
      * Broadcasts from a changing root back to back with other collectives, no barrier between:
-     * the push broadcast's root leaves once every member entered the previous collective, so a
-     * member may still be one collective behind when the root starts the next one; the scratch
+     * the push broadcast's root leaves once every member entered the collective two before, so a
+     * member may still be two collectives behind when the root starts the next one; the scratch
      * buffers in turn must keep every call's data apart (checked on every PE, every call).
      */
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
@@ -109,6 +109,40 @@ class PseudoNodesInProcessTest {
                 }
                 sum.close();
                 all.close();
+                bcast.close();
+                src.close();
+            }
+        }).orThrow();
+    }
+
+    /**
+     * Runs of broadcasts from one root, the root changing every few calls: a push broadcast's root
+     * waits only until each member entered the collective two before, and members say so every
+     * other call, so a root runs up to two calls ahead of a slow member (the last PE pauses now and
+     * then to be one); every call's data must still arrive intact at every PE.
+     */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes")
+    @CsvSource({"2, 2", "3, 2", "5, 3"})
+    void runsOfBroadcastsKeepTheirDataApart(int npes, int k) {
+        InProcessTestSupport.runWith(npes, nodes(k), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes();
+                Team world = shmem.teamWorld();
+                SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, 16);
+                SymmetricLongArray bcast = shmem.calloc(ValueLayout.JAVA_LONG, 16);
+                for (int i = 0; i < 240; i++) {
+                    int root = i / 7 % n;
+                    for (int j = 0; j < 16; j++) {
+                        src.set(j, 1000L * i + 10L * me + j);
+                    }
+                    world.broadcast(bcast, src, 16, root);
+                    if (me == n - 1 && i % 16 == 5) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // lag, so roots run ahead
+                    }
+                    for (int j = 0; j < 16; j++) {
+                        assertEquals(1000L * i + 10L * root + j, bcast.get(j), "broadcast " + i + " from " + root + " at PE " + me);
+                    }
+                }
                 bcast.close();
                 src.close();
             }

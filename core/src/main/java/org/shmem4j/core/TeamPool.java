@@ -11,7 +11,7 @@ import org.shmem4j.core.sync.DisseminationBarrier;
  * its members. A slot holds the team's barrier words (one cache line per dissemination round), a
  * double-buffered area where members publish their free-slot masks when the team is split, the
  * collectives' flag lines (one per sender and one acknowledgement line per member)
- * and the collectives' {@link #SCRATCH_BUFFERS} scratch buffers (see {@code CollectiveSupport} for why three).
+ * and the collectives' {@link #SCRATCH_BUFFERS} scratch buffers (see {@code CollectiveSupport} for why four).
  *
  * <p>Which slots are free is this PE's own knowledge; a split agrees on a slot by AND-ing the
  * masks of the new team's members (see {@link TeamImpl}).
@@ -24,7 +24,7 @@ final class TeamPool {
     private static final int PREDEFINED = 4;
     private static final long LINE = 64;
     /** Scratch buffers per slot, used by collectives in turn (sequence number modulo this). */
-    static final int SCRATCH_BUFFERS = 3;
+    static final int SCRATCH_BUFFERS = 4;
 
     private final int capacity;
     private final long base;

@@ -18,14 +18,16 @@ import org.shmem4j.core.sync.WaitPolicy;
  * that acknowledger.
  *
  * <h2>Scratch</h2>
- * Three buffers per team, used by collective s in turn (s modulo 3). That is safe only because of
- * a rule every algorithm must keep: <b>no member returns from collective s before every member
- * has entered collective s - 1</b> (a barrier, or waits that transitively depend on every member;
- * nearly all algorithms even wait until every member entered s). A member can then run at most two
- * collectives ahead, so the buffer of collective s is not reused while anyone still reads it. The
- * slack is for the push broadcast: its root writes the members' scratch once each has entered the
- * previous collective, which in a run of broadcasts it learned long ago, instead of waiting a round
- * trip for each to enter this one. A leaf of a plain tree that returns right after receiving
+ * B buffers per team (four), used by collective s in turn (s modulo B). That is safe only because
+ * of a rule every algorithm must keep: <b>no member returns from collective s before every member
+ * has entered collective s - {@link #slack()}</b> (B - 2: a barrier, or waits that transitively
+ * depend on every member; nearly all algorithms even wait until every member entered s). A member
+ * can then run at most B - 1 collectives ahead, so the buffer of collective s is not reused while
+ * anyone still reads it. The slack is for the push broadcast: its root writes the members' scratch
+ * once each has entered collective s - 2, which in a run of broadcasts it learned long ago, instead
+ * of waiting a round trip for each to enter this one; and a member need say so only every other
+ * broadcast ({@link #announceEntry}), so in a run of broadcasts the data goes one way and only
+ * every second call sends anything back. A leaf of a plain tree that returns right after receiving
  * breaks the rule, and the damage shows collectives later.
  *
  * <p>There are no per-round lines on purpose: a round line written by different partners in
@@ -52,6 +54,8 @@ public final class CollectiveSupport {
     private MemorySegment temp = MemorySegment.NULL;
     private long seq;
     private final boolean networked;
+    /** Per member: the last collective whose entry this PE announced to it ({@link #announceEntry}); null until the first. */
+    private long[] entryAnnounced;
 
     /**
      * @param hostOfMember a small integer per member naming its host (members with equal numbers
@@ -150,6 +154,29 @@ public final class CollectiveSupport {
     /** Offset of the scratch buffer of collective {@code seq}. */
     public long scratch(long seq) {
         return slot.scratch() + seq % slot.scratchBuffers() * slot.scratchBytes();
+    }
+
+    /** How many collectives behind a member may be when another writes its scratch (see the class comment). */
+    public int slack() {
+        return slot.scratchBuffers() - 2;
+    }
+
+    /**
+     * Tells {@code member} (the root of a push broadcast) that this PE entered collective
+     * {@code seq}, on this PE's acknowledgement line there, unless an earlier word of this PE
+     * already lets that member through its next collective: a root starting collective s waits until
+     * every member entered s - {@link #slack()}, and this PE may need that root's data before it
+     * enters another collective.
+     */
+    public void announceEntry(int member, long seq) {
+        if (entryAnnounced == null) {
+            entryAnnounced = new long[size()];
+            java.util.Arrays.fill(entryAnnounced, Long.MIN_VALUE);
+        }
+        if (entryAnnounced[member] < seq + 1 - slack()) {
+            signal(member, ackFlag(rank()), stamp(seq, 0));
+            entryAnnounced[member] = seq;
+        }
     }
 
     /** Bytes in one scratch buffer. */

@@ -113,14 +113,14 @@ final class PushAlgorithms {
     private static final int ROUNDS_DONE = 1 << 19;
 
     /**
-     * Every member tells the root it entered; the root puts the data into every member's scratch
-     * and signals once that member has entered the previous collective (its "entered" of the
-     * previous broadcast, or of this one), and each member copies it to its dest. In a run of
-     * broadcasts from one root the root so waits for nobody: the data goes one way, where waiting
-     * for every member to enter this call cost a round trip. A member that entered the previous
-     * collective has left the one before it, which used this collective's buffer last; the root
-     * may so return while a member is still in the previous collective, which is the slack
-     * {@link CollectiveSupport}'s rule leaves (the next collective writes a third buffer). Larger
+     * Members tell the root they entered (every other broadcast, {@link CollectiveSupport#announceEntry});
+     * the root puts the data into every member's scratch and signals once that member has entered
+     * collective s - 2, and each member copies it to its dest. In a run of broadcasts from one root
+     * the root so waits for nobody and a member sends something back only every second call: the
+     * data goes one way, where waiting for every member to enter this call cost a round trip and an
+     * "entered" per call cost the member a send. A member that entered s - 2 has left s - 3, which
+     * used this collective's buffer last; the root may so return while a member is still two
+     * collectives behind, which is the slack {@link CollectiveSupport}'s rule leaves. Larger
      * messages: {@code linear}.
      */
     static final Algorithms.Broadcast BROADCAST = new Algorithms.Broadcast() {
@@ -141,7 +141,7 @@ final class PushAlgorithms {
             int r = s.rank();
             if (r == root) {
                 // a team's first collective waits for everyone: the members' slots are then surely set up
-                long entered = seq == 1 ? st : CollectiveSupport.stamp(seq - 1, 0);
+                long entered = seq == 1 ? st : CollectiveSupport.stamp(Math.max(0, seq - s.slack()), 0);
                 for (int m = 0; m < s.size(); m++) {
                     if (m != root) {
                         s.await(s.ackFlag(m), entered);
@@ -154,7 +154,7 @@ final class PushAlgorithms {
                 }
                 MemorySegment.copy(s.local(), source, s.local(), dest, bytes);
             } else {
-                s.signal(root, s.ackFlag(r), st);
+                s.announceEntry(root, seq);
                 s.await(s.senderFlag(root), st);
                 MemorySegment.copy(s.local(), scratch, s.local(), dest, bytes);
             }
