@@ -58,11 +58,12 @@ final class NetworkEngine {
                     public void peerLost(int pe, String reason) {
                         bootstrap.peerLost(pe, reason);
                     }
-                }));
+                }, everyAmo));
         if (!everyAmo && !network.atomicsCoherentWithCpu()) {
             network.close();
             throw new ShmemException("shmem_init: the atomics of network engine '" + name + "' are not atomic with respect to"
-                    + " CPU atomics on the PEs of a node; set " + Params.NETWORK_ATOMICS.name() + "=1 to send every AMO through it");
+                    + " CPU atomics on the PEs of a node (with UCX: UCX_ATOMIC_MODE other than cpu on a node with an RDMA device); set "
+                    + Params.NETWORK_ATOMICS.name() + "=1 to send every AMO through it");
         }
         return network;
     }

@@ -12,9 +12,11 @@ import java.util.function.Function;
  * @param allGather the bootstrap's exchange: every PE's contribution, indexed by rank
  * @param health asked whether the job is being torn down while an operation waits long for a
  *        peer, and told of a peer the transport lost
+ * @param everyAmo every AMO goes through this transport ({@code SHMEM_NETWORK_ATOMICS}): its atomics
+ *        need not be atomic with respect to CPU atomics, so it may use the NIC's
  */
 public record NetworkSetup(int rank, boolean[] remote, MemorySegment region, Function<byte[], byte[][]> allGather,
-        JobHealth health) {
+        JobHealth health, boolean everyAmo) {
     public NetworkSetup {
         remote = remote.clone();
     }

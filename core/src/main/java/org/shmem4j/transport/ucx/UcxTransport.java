@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.Channel;
@@ -61,6 +62,7 @@ final class UcxTransport implements Transport {
     private long agentServedSeen;
     /** See {@link #targetCpuCarriesRma}. */
     private final boolean targetCpuCarriesRma = noRdmaDevice();
+    private final boolean atomicsCoherentWithCpu;
     private boolean closed;
 
     private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, NetworkSetup setup) {
@@ -75,6 +77,7 @@ final class UcxTransport implements Transport {
         this.rkeys = new byte[npes][];
         this.bases = new long[npes];
         this.agent = new ProgressAgent(ucx, home, homeLock);
+        this.atomicsCoherentWithCpu = atomicsCoherentWithCpu(System.getenv(), setup.everyAmo(), !targetCpuCarriesRma);
     }
 
     /** Collective: see {@link org.shmem4j.transport.NetworkProvider#open}. */
@@ -120,17 +123,56 @@ final class UcxTransport implements Transport {
      * one, or a transport's, which {@code ucp_config_modify} keeps for the interfaces UCP opens and
      * applies to every transport with a field of that name.
      */
-    private record Setting(String name, String variable, String value) {}
+    record Setting(String name, String variable, String value) {}
 
-    private static final List<Setting> SETTINGS = List.of(
-            // Network transports only: UCX's shared-memory ones (sysv, posix, cma) and self would
-            // carry same-machine traffic that shmem4j's own mapped path already owns.
-            new Setting("TLS", "UCX_TLS", "^shm,cma,self"),
+    /**
+     * The settings to apply for a job whose environment is {@code env}: none whose variable is set
+     * there, and tcp's only where the user's {@code UCX_TLS} leaves tcp in (UCX warns about a
+     * setting no opened transport has).
+     */
+    static List<Setting> settings(Map<String, String> env, boolean everyAmo) {
+        List<Setting> all = new ArrayList<>();
+        // Network transports only: UCX's shared-memory ones (sysv, posix, cma) and self would
+        // carry same-machine traffic that shmem4j's own mapped path already owns.
+        all.add(new Setting("TLS", "UCX_TLS", "^shm,cma,self"));
+        if (tcpAllowed(env.get("UCX_TLS"))) {
             // Over tcp UCX emulates RMA with messages of at most a send segment: with its 8 KiB
             // default a large put is a train of 8 KiB sends, each handled apart by the target. 64 KiB
             // (its receive segment's default): 1 MiB puts between pseudo-nodes went from 0.5-0.9 to
             // 1.4-2.3 GB/s. A segment is taken per endpoint only while it sends.
-            new Setting("TX_SEG_SIZE", "UCX_TCP_TX_SEG_SIZE", "64k"));
+            all.add(new Setting("TX_SEG_SIZE", "UCX_TCP_TX_SEG_SIZE", "64k"));
+        }
+        if (!everyAmo) {
+            // This node's PEs apply AMOs to each other with CPU atomics: UCX's must be atomic with
+            // respect to them. Its default ("guess") picks an RDMA device's atomics where there is
+            // one, which are not; "cpu" makes it apply them on the target's CPU instead.
+            all.add(new Setting("ATOMIC_MODE", "UCX_ATOMIC_MODE", CPU_ATOMICS));
+        }
+        return all.stream().filter(s -> !env.containsKey(s.variable())).toList();
+    }
+
+    private static final String CPU_ATOMICS = "cpu";
+
+    /** Whether a {@code UCX_TLS} value (null: unset) lets UCX open tcp. */
+    private static boolean tcpAllowed(String tls) {
+        if (tls == null) {
+            return true;
+        }
+        boolean excluding = tls.startsWith("^");
+        boolean named = List.of((excluding ? tls.substring(1) : tls).split(",")).contains("tcp");
+        return excluding ? !named : named || tls.equals("all");
+    }
+
+    /**
+     * Whether UCX's atomics are atomic with respect to CPU atomics on the target's node: where the
+     * node has no RDMA device UCX has only tcp and applies them on the target's CPU; elsewhere only
+     * in UCX's {@code cpu} atomic mode (shmem4j's setting unless every AMO goes through UCX, or the
+     * user's {@code UCX_ATOMIC_MODE}).
+     */
+    static boolean atomicsCoherentWithCpu(Map<String, String> env, boolean everyAmo, boolean rdmaDevice) {
+        String mode = env.getOrDefault("UCX_ATOMIC_MODE", everyAmo ? "guess" : CPU_ATOMICS);
+        return !rdmaDevice || mode.equals(CPU_ATOMICS);
+    }
 
     /** This PE's UCP context, registration and home worker. */
     private static UcxTransport start(NetworkSetup setup) {
@@ -141,11 +183,9 @@ final class UcxTransport implements Transport {
             MemorySegment config = configP.get(ADDRESS, 0);
             MemorySegment contextP = a.allocate(ADDRESS);
             try {
-                for (Setting setting : SETTINGS) {
-                    if (System.getenv(setting.variable()) == null) {
-                        ucx.check((int) ucx.configModify.invokeExact(config, a.allocateFrom(setting.name()),
-                                a.allocateFrom(setting.value())), "ucp_config_modify(" + setting.name() + ")");
-                    }
+                for (Setting setting : settings(System.getenv(), setup.everyAmo())) {
+                    ucx.check((int) ucx.configModify.invokeExact(config, a.allocateFrom(setting.name()),
+                            a.allocateFrom(setting.value())), "ucp_config_modify(" + setting.name() + ")");
                 }
                 MemorySegment params = a.allocate(Ucx.PARAMS_SIZE, 8);
                 params.set(JAVA_LONG, Ucx.PARAMS_FIELD_MASK, Ucx.PARAM_FIELD_FEATURES | Ucx.PARAM_FIELD_MT_WORKERS_SHARED);
@@ -368,13 +408,10 @@ final class UcxTransport implements Transport {
         }
     }
 
-    /**
-     * UCX 1.13 over tcp emulates atomics with messages that the target applies with CPU atomics, so
-     * they are coherent with the target node's own; hardware (NIC) atomics would not be.
-     */
+    /** See {@link #atomicsCoherentWithCpu(Map, boolean, boolean)}. */
     @Override
     public boolean atomicsCoherentWithCpu() {
-        return true;
+        return atomicsCoherentWithCpu;
     }
 
     /**

@@ -63,7 +63,7 @@ class UcxChannelTest extends ChannelContract {
                         throw new IllegalStateException("test all-gather failed", e);
                     }
                 };
-                opened.add(threads.submit(() -> UcxTransport.open(new NetworkSetup(rank, remote, regions[rank], allGather, health[rank]))));
+                opened.add(threads.submit(() -> UcxTransport.open(new NetworkSetup(rank, remote, regions[rank], allGather, health[rank], false))));
             }
             UcxTransport[] transports = new UcxTransport[npes];
             for (int pe = 0; pe < npes; pe++) {
