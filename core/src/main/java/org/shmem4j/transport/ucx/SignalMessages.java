@@ -130,6 +130,12 @@ final class SignalMessages {
         return id;
     }
 
+    /** How many sending channels the PE serving as {@code id} has a record of (0 once it stopped). */
+    static int sendersKnown(long id) {
+        Target t = TARGETS.get(id);
+        return t == null ? 0 : t.senders().size();
+    }
+
     /** Messages that arrive after this are dropped (the region is about to go). */
     static void stopServing(long id) {
         TARGETS.remove(id);

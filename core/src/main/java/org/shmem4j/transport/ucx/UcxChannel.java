@@ -66,7 +66,7 @@ final class UcxChannel implements Channel {
     /** An operation in flight (its request may be null when it completed at once) and its delivery at quiet. */
     private record Pending(int pe, MemorySegment request, Runnable atQuiet, String what) {}
 
-    UcxChannel(UcxTransport transport, int npes) {
+    UcxChannel(UcxTransport transport, int npes, UcxTransport.SenderIdentity as) {
         this.transport = transport;
         this.ucx = transport.ucx();
         // Serialized for every mode: the channel's lock serializes its users and the progress agent,
@@ -87,7 +87,7 @@ final class UcxChannel implements Channel {
         this.posted = new PostedAtomics();
         this.staging = new Staging();
         this.bounce = arena.allocate(4096, 64);
-        this.signals = new Signals(npes, (long) transport.rank() << 32 | (id & 0xFFFF_FFFFL));
+        this.signals = new Signals(as);
         this.putsAsMessages = transport.targetCpuCarriesRma();
         transport.agent().watch(worker, lock, () -> lastUse);
     }
@@ -290,10 +290,12 @@ final class UcxChannel implements Channel {
         /** One query header per PE: it stays untouched until that PE's query was answered and sent. */
         private final MemorySegment queryHeaders;
 
-        Signals(int npes, long key) {
-            this.key = key;
-            sent = new long[npes];
-            confirmed = new long[npes];
+        Signals(UcxTransport.SenderIdentity as) {
+            int npes = as.sent().length;
+            this.key = as.key();
+            sent = as.sent().clone();
+            confirmed = as.sent().clone(); // a retired sender's messages were all confirmed
+
             asked = new long[npes];
             queries = new MemorySegment[npes];
             queryHeaders = arena.allocate(SignalMessages.QUERY_BYTES * npes, 8);
@@ -916,6 +918,7 @@ final class UcxChannel implements Channel {
      */
     @Override
     public void close() {
+        UcxTransport.SenderIdentity retired = null;
         lock.lock();
         try {
             if (closed) {
@@ -929,6 +932,10 @@ final class UcxChannel implements Channel {
                     return 0;
                 });
                 flushed = true;
+                if (java.util.Arrays.equals(signals.sent, signals.confirmed)) { // none lost to a gone PE
+                    // every message confirmed: the next channel may go on with this sender's numbers
+                    retired = new UcxTransport.SenderIdentity(signals.key, signals.sent.clone());
+                }
             } finally {
                 closed = true;
                 release(flushed);
@@ -937,7 +944,7 @@ final class UcxChannel implements Channel {
             lock.unlock();
             EndpointFailures.unregister(id);
             SignalMessages.stopListening(signals.listening);
-            transport.forget(this);
+            transport.forget(this, retired);
         }
     }
 

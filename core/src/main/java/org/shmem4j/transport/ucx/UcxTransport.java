@@ -52,6 +52,9 @@ final class UcxTransport implements Transport {
     private final long[] bases;
     private final Arena arena = Arena.ofShared();
     private final List<UcxChannel> channels = new ArrayList<>();
+    /** Identities of closed channels, for the next ones (guarded by this). */
+    private final java.util.ArrayDeque<SenderIdentity> retiredSenders = new java.util.ArrayDeque<>();
+    private long nextSender = 1; // guarded by this
     /** Asked while waiting long for a peer, told of a peer lost: see {@link NetworkSetup#health()}. */
     private final JobHealth health;
     /** This PE's key for {@link SignalMessages#stopServing}, 0 before its handler is set. */
@@ -423,13 +426,33 @@ final class UcxTransport implements Transport {
         if (closed) {
             throw new IllegalStateException("the UCX transport is closed");
         }
-        UcxChannel c = new UcxChannel(this, addresses.length);
+        SenderIdentity as = retiredSenders.poll();
+        UcxChannel c = new UcxChannel(this, addresses.length,
+                as != null ? as : new SenderIdentity((long) rank << 32 | nextSender++, new long[addresses.length]));
         channels.add(c);
         return c;
     }
 
-    synchronized void forget(UcxChannel c) {
+    /**
+     * How a channel's messages are numbered at their targets: its key (this PE's rank and a number)
+     * and how many it sent to each PE. Every target keeps a record per key it heard from; a closed
+     * channel whose messages were all confirmed hands its identity to the next channel opened, so a
+     * program that opens and closes contexts all along leaves as many records as it had contexts
+     * open at once, not one per context ever created.
+     */
+    record SenderIdentity(long key, long[] sent) {}
+
+    /** A closed channel; {@code retired}: its identity for reuse, or null when messages of it may be unconfirmed. */
+    synchronized void forget(UcxChannel c, SenderIdentity retired) {
         channels.remove(c);
+        if (retired != null) {
+            retiredSenders.push(retired);
+        }
+    }
+
+    /** How many sending channels this PE keeps a record of (for tests). */
+    int sendersKnown() {
+        return SignalMessages.sendersKnown(serving);
     }
 
     /**

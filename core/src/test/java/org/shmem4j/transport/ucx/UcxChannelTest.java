@@ -193,6 +193,45 @@ class UcxChannelTest extends ChannelContract {
     }
 
     /**
+     * A program that opens and closes contexts all along: the target keeps a record per sending
+     * channel, and a closed channel's identity goes to the next one opened, numbering its messages
+     * on from where the closed one stopped; so the records stay as many as the channels open at
+     * once (two here), and every message is still applied (a numbering restarted at 1 would have
+     * the target drop them as already applied).
+     */
+    @Test
+    @Timeout(120)
+    void closedChannelsHandTheirIdentityOnAndTargetsKeepNoRecordPerChannelEverOpened() {
+        UcxAvailable.requireUcx("the reuse of closed channels' identities");
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
+            UcxTransport[] t = openAll(regions);
+            try {
+                MemorySegment data = arena.allocate(64);
+                long words = 4096;
+                Channel kept = t[0].openChannel(ChannelMode.PRIVATE);
+                for (int i = 1; i <= 40; i++) {
+                    Channel c = t[0].openChannel(ChannelMode.PRIVATE);
+                    for (int j = 0; j < i % 5 + 1; j++) {
+                        c.putSignal(1, 0, data, words, 1, true, false);
+                    }
+                    kept.putSignal(1, 64, data, words + 8, 1, true, false);
+                    c.quiet();
+                    c.close();
+                }
+                kept.quiet();
+                assertEquals(40 * 3, regions[1].get(ValueLayout.JAVA_LONG, words), "messages of the 40 channels");
+                assertEquals(40, regions[1].get(ValueLayout.JAVA_LONG, words + 8), "messages of the channel kept open");
+                assertEquals(2, t[1].sendersKnown(), "records at the target: one per channel open at once");
+                kept.close();
+            } finally {
+                t[0].close();
+                t[1].close();
+            }
+        }
+    }
+
+    /**
      * Where the target's CPU carries out RMA (no RDMA device on this node: UCX has only tcp), a
      * put of up to 8 KiB travels as a message, unless a fence separates it from RMA not yet
      * flushed; a larger put is UCX RMA. Either way quiet delivers the data.
