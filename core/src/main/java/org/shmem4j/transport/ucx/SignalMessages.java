@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntConsumer;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.shm.MappedChannel;
 
@@ -47,10 +46,16 @@ import org.shmem4j.transport.shm.MappedChannel;
  * messages (see {@link UcxTransport#targetCpuCarriesRma}): UCX answers each of its emulated puts,
  * a message of ours is confirmed by count, once per quiet.
  *
+ * <p>A sender whose quiets follow single messages (put, quiet, put, quiet: a query and its answer
+ * would be two sends more for one message) asks for an answer in the message itself (flag bit 3):
+ * the target answers once it applied it, and the quiet waits for that answer instead of asking.
+ *
  * <p>Message header, 48 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1:
- * raise to at least the value, for words that only grow; bit 2: data only, no signal), sender
- * (the sending channel's key), the message's number from that sender to this PE (1, 2, ...). Query
- * header, 16 bytes: sender, count. Answer header: the answering PE's rank. Small payloads only
+ * raise to at least the value, for words that only grow; bit 2: data only, no signal; bit 3:
+ * answer once applied), sender (the sending channel's key), the message's number from that sender
+ * to this PE (1, 2, ...). Query header, 16 bytes: sender, count. Answer header, 16 bytes: the
+ * answering PE's rank (an int, then 4 unused bytes) and how many of the sender's messages it has
+ * applied (true when written; a later answer only says more). Small payloads only
  * ({@link #MAX_PAYLOAD}): sent eagerly, so the handler always gets the whole message; larger ones go
  * as a put, a fence and an atomic. Upcalls must never throw (an exception escaping one ends the
  * JVM): a malformed message is reported once on stderr, dropped, and still counted.
@@ -60,14 +65,21 @@ final class SignalMessages {
 
     static final int PUT_SIGNAL = 1, ACK = 2, QUERY = 3;
     static final long HEADER_BYTES = 48, QUERY_BYTES = 16;
-    static final long FLAG_ADD = 1, FLAG_RAISE = 2, FLAG_DATA_ONLY = 4;
+    static final long FLAG_ADD = 1, FLAG_RAISE = 2, FLAG_DATA_ONLY = 4, FLAG_ANSWER = 8;
+    static final long ANSWER_BYTES = 16;
     /** Largest payload sent as a message; a put of more is bandwidth, not latency. */
     static final long MAX_PAYLOAD = 8192;
 
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final AtomicLong NEXT = new AtomicLong(1);
     private static final Map<Long, Target> TARGETS = new ConcurrentHashMap<>();
-    private static final Map<Long, IntConsumer> SENDERS = new ConcurrentHashMap<>();
+    private static final Map<Long, Answered> SENDERS = new ConcurrentHashMap<>();
+
+    /** Takes an answer: the answering PE, and how many of the channel's messages it has applied. */
+    @FunctionalInterface
+    interface Answered {
+        void accept(int pe, long applied);
+    }
     private static final AtomicBoolean COMPLAINED = new AtomicBoolean();
 
     /** {@code ucs_status_t (*)(void *arg, const void *header, size_t header_length, void *data, size_t length, const ucp_am_recv_param_t *param)}. */
@@ -89,29 +101,46 @@ final class SignalMessages {
     }
 
     /**
-     * What a PE's home worker needs to apply messages: its region, how to answer, and per sending
-     * channel what it applied. Used only inside the home worker's progress, which one thread at a
-     * time runs (see {@link UcxTransport#progressHome}).
+     * What a PE's home worker needs to apply messages: its region, how to answer (its rank, and
+     * memory for the answers' headers), and per sending channel what it applied. Used only inside
+     * the home worker's progress, which one thread at a time runs (see {@link UcxTransport#progressHome}).
      */
-    record Target(Ucx.Library ucx, MemorySegment region, MemorySegment answer, MemorySegment answerParam,
+    record Target(Ucx.Library ucx, MemorySegment region, int rank, Arena arena, MemorySegment answerParam,
             Map<Long, Sender> senders) {
         Sender sender(long key) {
-            return senders.computeIfAbsent(key, k -> new Sender());
+            return senders.computeIfAbsent(key, k -> new Sender(arena));
         }
     }
 
     /**
      * One sending channel as this PE sees it: how many of its messages were applied (they are
-     * applied in its order), those that arrived early, and its query not yet answered (asked 0: none).
+     * applied in its order), those that arrived early, its query not yet answered (asked 0: none),
+     * and the header of its answers (written before each one: UCX reads it until the send completes,
+     * and a newer count in an answer still in flight only says more).
      */
     private static final class Sender {
         long applied, asked;
         MemorySegment replyEp;
         final Map<Long, Early> early = new HashMap<>();
+        private final Arena arena;
+        private MemorySegment answer;
+
+        Sender(Arena arena) {
+            this.arena = arena;
+        }
+
+        MemorySegment answer(int rank) {
+            if (answer == null) {
+                answer = arena.allocate(ANSWER_BYTES, 8);
+            }
+            answer.set(JAVA_INT, 0, rank);
+            answer.set(JAVA_LONG, 8, applied);
+            return answer;
+        }
     }
 
-    /** A message that arrived before one sent earlier: its header and data, copied (UCX's buffers last only the upcall). */
-    private record Early(MemorySegment header, MemorySegment data) {}
+    /** A message that arrived before one sent earlier: its header and data, copied (UCX's buffers last only the upcall), and where to answer it. */
+    private record Early(MemorySegment header, MemorySegment data, MemorySegment replyEp) {}
 
     /**
      * Makes {@code home} (this PE's home worker) apply put-with-signal messages to {@code region}
@@ -119,12 +148,10 @@ final class SignalMessages {
      */
     static long serve(Ucx.Library ucx, MemorySegment home, MemorySegment region, int rank, Arena arena) {
         long id = NEXT.getAndIncrement();
-        MemorySegment answer = arena.allocate(JAVA_INT);
-        answer.set(JAVA_INT, 0, rank); // constant: an acknowledgement in flight may still read it
         MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
         param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
-        TARGETS.put(id, new Target(ucx, region, answer, param, new HashMap<>()));
+        TARGETS.put(id, new Target(ucx, region, rank, arena, param, new HashMap<>()));
         setHandler(ucx, home, PUT_SIGNAL, ON_PUT_SIGNAL, id);
         setHandler(ucx, home, QUERY, ON_QUERY, id);
         return id;
@@ -141,8 +168,8 @@ final class SignalMessages {
         TARGETS.remove(id);
     }
 
-    /** Makes a channel's {@code worker} take answers to its queries: {@code acked} gets the answering PE. */
-    static long listen(Ucx.Library ucx, MemorySegment worker, IntConsumer acked) {
+    /** Makes a channel's {@code worker} take answers to its queries and messages. */
+    static long listen(Ucx.Library ucx, MemorySegment worker, Answered acked) {
         long id = NEXT.getAndIncrement();
         SENDERS.put(id, acked);
         setHandler(ucx, worker, ACK, ON_ACK, id);
@@ -200,7 +227,10 @@ final class SignalMessages {
                         + Long.toHexString(attr) + ")");
                 return Ucx.OK; // cannot be counted without its sender (only another version of shmem4j sends such)
             }
-            deliver(t, header.reinterpret(HEADER_BYTES), length == 0 ? MemorySegment.NULL : data.reinterpret(length));
+            MemorySegment recv = param.reinterpret(Ucx.AM_RECV_PARAM_SIZE);
+            MemorySegment replyEp = (attr & Ucx.AM_RECV_ATTR_FIELD_REPLY_EP) != 0 ? recv.get(ADDRESS, Ucx.AM_RECV_REPLY_EP)
+                    : MemorySegment.NULL;
+            deliver(t, header.reinterpret(HEADER_BYTES), length == 0 ? MemorySegment.NULL : data.reinterpret(length), replyEp);
         } catch (Throwable e) {
             complain("counting a put-with-signal message failed: " + e);
         }
@@ -210,37 +240,50 @@ final class SignalMessages {
     /**
      * Applies message {@code h} (with {@code data}) in its sender's order: now if it is the next
      * one, then those that arrived early and now follow; else later, from a copy. Answers the
-     * sender's query once the messages it asked about are all applied.
+     * sender's query once the messages it asked about are all applied, and a message that asks for
+     * an answer once it is applied ({@code replyEp}: where to, NULL when it does not ask).
      */
-    static void deliver(Target t, MemorySegment h, MemorySegment data) throws Throwable {
+    static void deliver(Target t, MemorySegment h, MemorySegment data, MemorySegment replyEp) throws Throwable {
         Sender from = t.sender(h.get(JAVA_LONG_UNALIGNED, 32));
         long number = h.get(JAVA_LONG_UNALIGNED, 40);
         if (number != from.applied + 1) {
             if (number > from.applied + 1) {
                 Arena copies = Arena.ofAuto();
                 from.early.put(number, new Early(copies.allocate(HEADER_BYTES, 8).copyFrom(h),
-                        data.byteSize() == 0 ? MemorySegment.NULL : copies.allocate(data.byteSize(), 8).copyFrom(data)));
+                        data.byteSize() == 0 ? MemorySegment.NULL : copies.allocate(data.byteSize(), 8).copyFrom(data), replyEp));
             } // else a number already applied: UCX delivers each message once, so only a corrupt one
             return;
         }
-        applyCounted(t, from, h, data);
+        boolean answer = applyCounted(t, from, h, data);
+        MemorySegment answerTo = replyEp;
         for (Early next; (next = from.early.remove(from.applied + 1)) != null; ) {
-            applyCounted(t, from, next.header(), next.data());
+            if (applyCounted(t, from, next.header(), next.data())) {
+                answer = true;
+                answerTo = next.replyEp();
+            }
         }
         if (from.asked != 0 && from.applied >= from.asked) {
             from.asked = 0;
-            answer(t, from.replyEp);
+            answer = true;
+            answerTo = from.replyEp;
+        }
+        if (answer && answerTo.address() != 0) { // one answer says all that was applied
+            answer(t, from, answerTo);
         }
     }
 
-    /** Applies one message and counts it, also when applying failed: quiet must not wait forever. */
-    private static void applyCounted(Target t, Sender from, MemorySegment h, MemorySegment data) {
+    /**
+     * Applies one message and counts it, also when applying failed: quiet must not wait forever.
+     * True when it asks for an answer.
+     */
+    private static boolean applyCounted(Target t, Sender from, MemorySegment h, MemorySegment data) {
         try {
             apply(t.region(), h, data);
         } catch (Throwable e) {
             complain("applying a put-with-signal message failed: " + e);
         }
         from.applied++;
+        return (h.get(JAVA_LONG_UNALIGNED, 24) & FLAG_ANSWER) != 0;
     }
 
     /** A sender asks to hear once this PE has applied a number of its messages. */
@@ -261,7 +304,7 @@ final class SignalMessages {
             long count = h.get(JAVA_LONG_UNALIGNED, 8);
             MemorySegment replyEp = recv.get(ADDRESS, Ucx.AM_RECV_REPLY_EP);
             if (from.applied >= count) {
-                answer(t, replyEp);
+                answer(t, from, replyEp);
             } else { // some of its messages are still on their way: answered when the last arrives
                 from.asked = count;
                 from.replyEp = replyEp;
@@ -272,9 +315,9 @@ final class SignalMessages {
         return Ucx.OK;
     }
 
-    private static void answer(Target t, MemorySegment replyEp) throws Throwable {
-        MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(replyEp, ACK, t.answer(), 4L,
-                MemorySegment.NULL, 0L, t.answerParam());
+    private static void answer(Target t, Sender from, MemorySegment replyEp) throws Throwable {
+        MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(replyEp, ACK, from.answer(t.rank()),
+                ANSWER_BYTES, MemorySegment.NULL, 0L, t.answerParam());
         if (request.address() != 0 && !Ucx.isError(request)) {
             t.ucx().requestFree.invokeExact(request); // UCX frees it once sent; its header is constant
         } // a failed answer: the sender's endpoint to us fails, and its wait says so
@@ -301,9 +344,10 @@ final class SignalMessages {
     private static int onAck(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
             MemorySegment param) {
         try {
-            IntConsumer acked = SENDERS.get(arg.address());
-            if (acked != null && headerLength == 4) {
-                acked.accept(header.reinterpret(4).get(JAVA_INT_UNALIGNED, 0));
+            Answered acked = SENDERS.get(arg.address());
+            if (acked != null && headerLength == ANSWER_BYTES) {
+                MemorySegment h = header.reinterpret(ANSWER_BYTES);
+                acked.accept(h.get(JAVA_INT_UNALIGNED, 0), h.get(JAVA_LONG_UNALIGNED, 8));
             }
         } catch (Throwable e) {
             complain("counting an acknowledgement failed: " + e);

@@ -280,12 +280,20 @@ final class UcxChannel implements Channel {
         private final long[] asked;
         private final MemorySegment[] queries;
         private int outstanding;
+        /** Per PE: the message whose answer is awaited (0: none; see {@link #asksForAnswer}), and how many are. */
+        private final long[] answerDue;
+        private int answersDue;
+        /** Per PE: messages other than raises since its last confirmation; PEs whose last confirmation covered one. */
+        private final long[] sinceConfirmed;
+        private final java.util.BitSet singles = new java.util.BitSet();
+        private long queriesSent;
         private final java.util.BitSet carrying = new java.util.BitSet(); // PEs with unconfirmed messages other than raises
         private final java.util.BitSet rmaOpen = new java.util.BitSet(); // PEs with RMA/atomics not yet flushed
         private final java.util.BitSet fencedMessages = new java.util.BitSet();
         private final java.util.BitSet fencedRma = new java.util.BitSet();
         private final MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         private final MemorySegment queryParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
+        private final MemorySegment answeredParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         private final MemorySegment header = arena.allocate(SignalMessages.HEADER_BYTES, 8);
         /** One query header per PE: it stays untouched until that PE's query was answered and sent. */
         private final MemorySegment queryHeaders;
@@ -298,17 +306,36 @@ final class UcxChannel implements Channel {
 
             asked = new long[npes];
             queries = new MemorySegment[npes];
+            answerDue = new long[npes];
+            sinceConfirmed = new long[npes];
             queryHeaders = arena.allocate(SignalMessages.QUERY_BYTES * npes, 8);
             param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
             param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
             queryParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
             queryParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
+            answeredParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
+            answeredParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
             listening = SignalMessages.listen(ucx, worker, this::answered);
         }
 
-        /** True while a query waits for its answer, which arrives at this channel's worker. */
+        /** True while a query or message waits for its answer, which arrives at this channel's worker. */
         boolean any() {
-            return outstanding > 0;
+            return outstanding > 0 || answersDue > 0;
+        }
+
+        /**
+         * Whether the next message to {@code pe} asks for an answer: the first since the last
+         * confirmation when that one covered a single message. A quiet after it then waits for the
+         * answer (one send) instead of asking (two); a guess wrong costs one answer.
+         */
+        private boolean asksForAnswer(int pe) {
+            return sinceConfirmed[pe] == 0 && singles.get(pe);
+        }
+
+        /** {@code pe} confirmed everything sent to it: what the next messages to it guess from (see {@link #asksForAnswer}). */
+        private void confirmedAll(int pe) {
+            singles.set(pe, sinceConfirmed[pe] == 1);
+            sinceConfirmed[pe] = 0;
         }
 
         void rmaIssued(int pe) {
@@ -351,16 +378,24 @@ final class UcxChannel implements Channel {
                 fencedRma.clear(pe);
                 rmaOpen.clear(pe);
             }
+            boolean answer = !raise && asksForAnswer(pe);
             MemorySegment h = nbi ? staging.allocate(SignalMessages.HEADER_BYTES) : header;
-            SignalMessages.header(h, offset, signalOffset, signal, flags, key, sent[pe] + 1);
+            SignalMessages.header(h, offset, signalOffset, signal, answer ? flags | SignalMessages.FLAG_ANSWER : flags, key,
+                    sent[pe] + 1);
             long bytes = src.byteSize();
             MemorySegment data = bytes == 0 ? MemorySegment.NULL
                     : src.isNative() ? src : (nbi ? staging.allocate(bytes) : bounce(bytes)).copyFrom(src);
+            MemorySegment how = answer ? answeredParam : param; // a local: invokeExact types a conditional as Object
             MemorySegment request = inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
-                    SignalMessages.HEADER_BYTES, data, bytes, param), what, pe);
+                    SignalMessages.HEADER_BYTES, data, bytes, how), what, pe);
             sent[pe]++;
+            if (answer) {
+                answerDue[pe] = sent[pe];
+                answersDue++;
+            }
             if (!raise) {
                 carrying.set(pe);
+                sinceConfirmed[pe]++;
             }
             if (nbi) {
                 track(pe, request, null, what);
@@ -414,14 +449,14 @@ final class UcxChannel implements Channel {
             for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
                 if (confirmed[pe] >= sent[pe]) {
                     waiting.clear(pe);
-                } else if (asked[pe] == 0 && !ask(pe, closing)) {
-                    waiting.clear(pe);
+                } else if (asked[pe] == 0 && answerDue[pe] != sent[pe] && !ask(pe, closing)) {
+                    waiting.clear(pe); // the last message's own answer, when it asked for one, says enough
                 }
             }
             for (int round = 0; !waiting.isEmpty(); round++) {
                 boolean progressed = (int) ucx.workerProgress.invokeExact(worker) > 0;
                 for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
-                    if (asked[pe] == 0) {
+                    if (confirmed[pe] >= sent[pe]) { // so its query, if any, was answered too
                         finishQuery(pe);
                         waiting.clear(pe);
                         continue;
@@ -465,6 +500,7 @@ final class UcxChannel implements Channel {
             queries[pe] = inFlight(request, "quiet", pe);
             asked[pe] = sent[pe];
             outstanding++;
+            queriesSent++;
             return true;
         }
 
@@ -477,14 +513,23 @@ final class UcxChannel implements Channel {
             }
         }
 
-        private void answered(int pe) {
-            if (pe >= 0 && pe < asked.length && asked[pe] != 0) {
-                confirmed[pe] = asked[pe];
+        /** {@code pe} says it applied {@code applied} of this channel's messages (to a query, or to a message that asked). */
+        private void answered(int pe, long applied) {
+            if (pe < 0 || pe >= asked.length || applied <= confirmed[pe] || applied > sent[pe]) {
+                return; // an older answer, or a malformed one
+            }
+            confirmed[pe] = applied;
+            if (asked[pe] != 0 && applied >= asked[pe]) {
                 asked[pe] = 0;
                 outstanding--;
-                if (confirmed[pe] == sent[pe]) {
-                    carrying.clear(pe);
-                }
+            }
+            if (answerDue[pe] != 0 && applied >= answerDue[pe]) {
+                answerDue[pe] = 0;
+                answersDue--;
+            }
+            if (confirmed[pe] == sent[pe]) {
+                carrying.clear(pe);
+                confirmedAll(pe);
             }
         }
     }
@@ -494,6 +539,16 @@ final class UcxChannel implements Channel {
         lock.lock();
         try {
             return signals.sent[pe];
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many queries this channel sent (to any PE): the tests see when a quiet asked. */
+    long queriesSent() {
+        lock.lock();
+        try {
+            return signals.queriesSent;
         } finally {
             lock.unlock();
         }
