@@ -283,10 +283,11 @@ final class UcxChannel implements Channel {
         /** Per PE: the message whose answer is awaited (0: none; see {@link #asksForAnswer}), and how many are. */
         private final long[] answerDue;
         private int answersDue;
-        /** Per PE: messages other than raises since its last confirmation; PEs whose last confirmation covered one. */
-        private final long[] sinceConfirmed;
+        /** Per PE: messages other than raises since the last quiet that covered it; the PEs with some; those whose last such quiet covered one. */
+        private final long[] sinceQuiet;
+        private final java.util.BitSet spoken = new java.util.BitSet();
         private final java.util.BitSet singles = new java.util.BitSet();
-        private long queriesSent;
+        private long queriesSent, answersAsked;
         private final java.util.BitSet carrying = new java.util.BitSet(); // PEs with unconfirmed messages other than raises
         private final java.util.BitSet rmaOpen = new java.util.BitSet(); // PEs with RMA/atomics not yet flushed
         private final java.util.BitSet fencedMessages = new java.util.BitSet();
@@ -307,7 +308,7 @@ final class UcxChannel implements Channel {
             asked = new long[npes];
             queries = new MemorySegment[npes];
             answerDue = new long[npes];
-            sinceConfirmed = new long[npes];
+            sinceQuiet = new long[npes];
             queryHeaders = arena.allocate(SignalMessages.QUERY_BYTES * npes, 8);
             param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
             param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
@@ -324,18 +325,23 @@ final class UcxChannel implements Channel {
         }
 
         /**
-         * Whether the next message to {@code pe} asks for an answer: the first since the last
-         * confirmation when that one covered a single message. A quiet after it then waits for the
-         * answer (one send) instead of asking (two); a guess wrong costs one answer.
+         * Whether the next message to {@code pe} asks for an answer: the first since the last quiet
+         * that covered {@code pe} when that quiet covered a single message. A quiet after it then
+         * waits for the answer (one send) instead of asking (two); a guess wrong costs one answer.
+         * Only quiets count: an answer is no reason to ask for the next one, or a run of messages
+         * with no quiet (a loop of collectives) would have every one answered.
          */
         private boolean asksForAnswer(int pe) {
-            return sinceConfirmed[pe] == 0 && singles.get(pe);
+            return sinceQuiet[pe] == 0 && singles.get(pe);
         }
 
-        /** {@code pe} confirmed everything sent to it: what the next messages to it guess from (see {@link #asksForAnswer}). */
-        private void confirmedAll(int pe) {
-            singles.set(pe, sinceConfirmed[pe] == 1);
-            sinceConfirmed[pe] = 0;
+        /** A quiet confirmed everything sent to {@code pe} (every PE when negative): what the next messages guess from. */
+        private void quieted(int pe) {
+            for (int p = pe < 0 ? spoken.nextSetBit(0) : pe; p >= 0; p = pe < 0 ? spoken.nextSetBit(p + 1) : -1) {
+                singles.set(p, sinceQuiet[p] == 1);
+                sinceQuiet[p] = 0;
+                spoken.clear(p);
+            }
         }
 
         void rmaIssued(int pe) {
@@ -392,10 +398,12 @@ final class UcxChannel implements Channel {
             if (answer) {
                 answerDue[pe] = sent[pe];
                 answersDue++;
+                answersAsked++;
             }
             if (!raise) {
                 carrying.set(pe);
-                sinceConfirmed[pe]++;
+                sinceQuiet[pe]++;
+                spoken.set(pe);
             }
             if (nbi) {
                 track(pe, request, null, what);
@@ -419,6 +427,7 @@ final class UcxChannel implements Channel {
                 fencedRma.clear(pe);
                 fencedMessages.clear(pe);
             }
+            quieted(pe);
         }
 
         /** Before the endpoints close: every message confirmed, except by PEs that have gone. */
@@ -529,7 +538,6 @@ final class UcxChannel implements Channel {
             }
             if (confirmed[pe] == sent[pe]) {
                 carrying.clear(pe);
-                confirmedAll(pe);
             }
         }
     }
@@ -544,11 +552,21 @@ final class UcxChannel implements Channel {
         }
     }
 
-    /** How many queries this channel sent (to any PE): the tests see when a quiet asked. */
-    long queriesSent() {
+    /** How many queries this channel sent, and how many of its messages asked for an answer (to any PE): the tests see when a quiet asked. */
+    long[] queriesAndAnswersAsked() {
         lock.lock();
         try {
-            return signals.queriesSent;
+            return new long[] {signals.queriesSent, signals.answersAsked};
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether answers to this channel's messages are still awaited. */
+    boolean answersAwaited() {
+        lock.lock();
+        try {
+            return signals.answersDue > 0;
         } finally {
             lock.unlock();
         }

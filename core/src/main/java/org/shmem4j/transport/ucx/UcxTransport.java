@@ -131,9 +131,9 @@ final class UcxTransport implements Transport {
     /**
      * The settings to apply for a job whose environment is {@code env}: none whose variable is set
      * there, and tcp's only where the user's {@code UCX_TLS} leaves tcp in (UCX warns about a
-     * setting no opened transport has).
+     * setting no opened transport has); the atomic mode only on a node with an RDMA device.
      */
-    static List<Setting> settings(Map<String, String> env, boolean everyAmo) {
+    static List<Setting> settings(Map<String, String> env, boolean everyAmo, boolean rdmaDevice) {
         List<Setting> all = new ArrayList<>();
         // Network transports only: UCX's shared-memory ones (sysv, posix, cma) and self would
         // carry same-machine traffic that shmem4j's own mapped path already owns.
@@ -145,10 +145,11 @@ final class UcxTransport implements Transport {
             // 1.4-2.3 GB/s. A segment is taken per endpoint only while it sends.
             all.add(new Setting("TX_SEG_SIZE", "UCX_TCP_TX_SEG_SIZE", "64k"));
         }
-        if (!everyAmo) {
+        if (!everyAmo && rdmaDevice) {
             // This node's PEs apply AMOs to each other with CPU atomics: UCX's must be atomic with
             // respect to them. Its default ("guess") picks an RDMA device's atomics where there is
-            // one, which are not; "cpu" makes it apply them on the target's CPU instead.
+            // one, which are not; "cpu" makes it apply them on the target's CPU instead. Without a
+            // device UCX has only tcp, whose atomics it applies on the target's CPU anyway.
             all.add(new Setting("ATOMIC_MODE", "UCX_ATOMIC_MODE", CPU_ATOMICS));
         }
         return all.stream().filter(s -> !env.containsKey(s.variable())).toList();
@@ -186,7 +187,7 @@ final class UcxTransport implements Transport {
             MemorySegment config = configP.get(ADDRESS, 0);
             MemorySegment contextP = a.allocate(ADDRESS);
             try {
-                for (Setting setting : settings(System.getenv(), setup.everyAmo())) {
+                for (Setting setting : settings(System.getenv(), setup.everyAmo(), !noRdmaDevice())) {
                     ucx.check((int) ucx.configModify.invokeExact(config, a.allocateFrom(setting.name()),
                             a.allocateFrom(setting.value())), "ucp_config_modify(" + setting.name() + ")");
                 }

@@ -11,17 +11,23 @@ import org.junit.jupiter.api.Test;
 /** Which UCX settings shmem4j applies, and when UCX's atomics may mix with the node's CPU atomics (no UCX needed). */
 class UcxSettingsTest {
     private static List<String> applied(Map<String, String> env, boolean everyAmo) {
-        return UcxTransport.settings(env, everyAmo).stream().map(s -> s.name() + "=" + s.value()).toList();
+        return UcxTransport.settings(env, everyAmo, true).stream().map(s -> s.name() + "=" + s.value()).toList();
     }
 
     @Test
-    void byDefaultNetworkTransportsLargeTcpSegmentsAndCpuAtomics() {
+    void onAnRdmaNodeByDefaultNetworkTransportsLargeTcpSegmentsAndCpuAtomics() {
         assertEquals(List.of("TLS=^shm,cma,self", "TX_SEG_SIZE=64k", "ATOMIC_MODE=cpu"), applied(Map.of(), false));
     }
 
     @Test
     void everyAmoThroughUcxLeavesTheAtomicModeToUcx() {
         assertEquals(List.of("TLS=^shm,cma,self", "TX_SEG_SIZE=64k"), applied(Map.of(), true));
+    }
+
+    @Test
+    void withoutAnRdmaDeviceTheAtomicModeIsLeftAlone() { // UCX has only tcp, whose atomics it does on the CPU
+        assertEquals(List.of("TLS=^shm,cma,self", "TX_SEG_SIZE=64k"),
+                UcxTransport.settings(Map.of(), false, false).stream().map(s -> s.name() + "=" + s.value()).toList());
     }
 
     @Test
