@@ -304,7 +304,6 @@ final class UcxChannel implements Channel {
             this.key = as.key();
             sent = as.sent().clone();
             confirmed = as.sent().clone(); // a retired sender's messages were all confirmed
-
             asked = new long[npes];
             queries = new MemorySegment[npes];
             answerDue = new long[npes];
@@ -458,8 +457,9 @@ final class UcxChannel implements Channel {
             for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
                 if (confirmed[pe] >= sent[pe]) {
                     waiting.clear(pe);
-                } else if (asked[pe] == 0 && answerDue[pe] != sent[pe] && !ask(pe, closing)) {
-                    waiting.clear(pe); // the last message's own answer, when it asked for one, says enough
+                } else if (asked[pe] == 0 && answerDue[pe] != sent[pe] // the last message's own answer says enough
+                        && !ask(pe, closing)) {
+                    waiting.clear(pe);
                 }
             }
             for (int round = 0; !waiting.isEmpty(); round++) {
