@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -67,6 +70,50 @@ class NetworkAtomicsInProcessTest {
                     assertEquals(total, guarded.get(0), "increments under the lock");
                 }
                 shmem.barrierAll();
+            }
+        }).orThrow();
+    }
+
+    /**
+     * Fence orders the AMOs and puts with signal that go through the network (to mapped PEs too)
+     * before later plain stores to those PEs (spec 9.12.1, Table 14). Each PE sends its right
+     * neighbour, round after round, an add, a put with signal (data and signal) and, after a fence,
+     * the round's number as a flag; the neighbour, while it sends, reads the flag and must find
+     * everything of that round already there.
+     */
+    @ParameterizedTest(name = "{0} PEs on {1} node(s) over {2}")
+    @CsvSource({"2, 1, deferred-nic", "4, 1, deferred-nic", "4, 2, deferred-nic", "5, 2, deferred-nic", "3, 1, ucx", "4, 2, ucx"})
+    void fenceOrdersNetworkUpdatesBeforeLaterStores(int npes, int nodes, String network) {
+        if (network.equals("ucx")) {
+            UcxAvailable.requireUcx("SHMEM_NETWORK_ATOMICS over UCX");
+        }
+        InProcessTestSupport.runWith(npes, env(nodes, network, true), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes(), right = (me + 1) % n, rounds = 300, width = 64;
+                SymmetricLongArray counter = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                SymmetricLongArray signal = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                SymmetricLongArray data = shmem.calloc(ValueLayout.JAVA_LONG, width);
+                SymmetricLongArray flag = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                long[] payload = new long[width];
+                shmem.barrierAll();
+                List<String> early = new ArrayList<>();
+                for (int k = 1; k <= rounds; k++) {
+                    Arrays.fill(payload, k);
+                    shmem.atomicAdd(counter, 0, 1, right);
+                    shmem.putSignal(data, 0, payload, 0, width, signal, 0, 1, SignalOp.ADD, right);
+                    shmem.fence();
+                    shmem.p(flag, 0, k, right);
+                    long seen = shmem.atomicFetch(flag, 0, me); // what the left neighbour's flag says arrived
+                    long c = shmem.atomicFetch(counter, 0, me), s = shmem.atomicFetch(signal, 0, me);
+                    long d = data.get(width - 1);
+                    if ((c < seen || s < seen || d < seen) && early.size() < 5) {
+                        early.add("round " + k + ": flag " + seen + " before counter " + c + ", signal " + s + ", data " + d);
+                    }
+                }
+                shmem.barrierAll();
+                assertTrue(early.isEmpty(), () -> "PE " + me + " saw its flag before what the fence ordered before it: " + early);
+                assertEquals(rounds, counter.get(0), "adds at PE " + me);
+                assertEquals(rounds, signal.get(0), "signal adds at PE " + me);
             }
         }).orThrow();
     }
