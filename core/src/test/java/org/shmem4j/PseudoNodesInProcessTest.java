@@ -48,6 +48,39 @@ class PseudoNodesInProcessTest {
         throw new AssertionError("PE " + pe + " has no peer on another node");
     }
 
+    /**
+     * The last finalize completes what shareable contexts carry before it tells the peers this PE
+     * entered it (spec 9.1.4: it completes pending communication and destroys those contexts).
+     * The PEs of node 0 put with signal to every PE of the other nodes on a created context, never
+     * quiet it, and finalize; the receivers wait for the signals. Over {@code deferred-held},
+     * which delivers a context's puts only when it is drained, the announcement would otherwise
+     * arrive first and the receivers would wait for signals no PE will send.
+     */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes")
+    @CsvSource({"2, 2", "3, 2", "5, 3"})
+    void finalizeCompletesCreatedContextsBeforeAnnouncingItself(int npes, int k) {
+        InProcessTestSupport.runWith(npes, nodes(k, "deferred-held"), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes();
+                SymmetricLongArray data = shmem.calloc(ValueLayout.JAVA_LONG, n);
+                SymmetricLongArray signal = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                int senders = (int) java.util.stream.IntStream.range(0, n).filter(pe -> node(pe, n, k) == 0).count();
+                shmem.barrierAll();
+                if (node(me, n, k) == 0) {
+                    Context ctx = shmem.teamWorld().createCtx(0);
+                    for (int pe = senders; pe < n; pe++) {
+                        ctx.putSignal(data, me, new long[] {me + 1}, 0, 1, signal, 0, 1, SignalOp.ADD, pe);
+                    }
+                } else {
+                    shmem.waitUntil(signal, 0, Cmp.EQ, senders);
+                    for (int pe = 0; pe < senders; pe++) {
+                        assertEquals(pe + 1, data.get(pe), "PE " + pe + "'s data at PE " + me);
+                    }
+                }
+            }
+        }).orThrow();
+    }
+
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
     @CsvSource({"2, 2", "3, 2", "5, 3", "8, 2", "8, 3"})
     void nodesDoNotMapEachOtherButReachEachOther(int npes, int k) {

@@ -318,7 +318,10 @@ final class PeRuntime extends ShmemBase {
     }
 
     private void announceFinalize() {
-        quiet(); // what this PE put before finalizing arrives before its announcement
+        // What this PE put before finalizing arrives before its announcement: the created
+        // contexts' channels (destroyed by the last finalize) as well as the default one.
+        teams().retireContexts();
+        quiet();
         lastFinalize.announce(world.access());
     }
 

@@ -387,13 +387,21 @@ public final class TeamImpl implements Team {
         runtime.teams().unregister(this);
     }
 
-    /** Marks the team and its contexts unusable without communication (the library is being finalized). */
-    void invalidate() {
-        destroyed = true;
+    /**
+     * Destroys the team's contexts for the last finalize, completing what their channels carry
+     * (before the PE tells its peers it finalizes: spec 9.1.4).
+     */
+    void retireContexts() {
         synchronized (contexts) {
             contexts.forEach(ctx -> ctx.retireForOwner("the library was finalized (shmem_finalize destroys every context)"));
             contexts.clear();
         }
+    }
+
+    /** Marks the team and its contexts unusable without communication (the library is being finalized). */
+    void invalidate() {
+        destroyed = true;
+        retireContexts();
         collectives.support().close();
     }
 

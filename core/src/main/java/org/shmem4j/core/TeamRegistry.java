@@ -66,6 +66,11 @@ final class TeamRegistry {
         live.remove(team);
     }
 
+    /** Destroys every team's contexts, completing what they carry: the last finalize begins. */
+    void retireContexts() {
+        live.forEach(TeamImpl::retireContexts);
+    }
+
     /** Marks every team (and its contexts) unusable without communication: the library is finalized. */
     void invalidateAll() {
         live.forEach(TeamImpl::invalidate);

@@ -31,6 +31,13 @@ final class DeferredChannel implements Channel {
     private final MemorySegment[] regions;
     /** AMOs are done by {@link NicAtomics} (not atomic with CPU atomics), else by CPU atomics like a mapped peer's. */
     private final boolean nicAtomics;
+    /**
+     * Delivers nothing until the sender drains (quiet, pe_quiet, a blocking access, close) or
+     * queues a raise (which must follow what was queued before it).
+     */
+    private final boolean held;
+    /** Drains in progress: while one is, a held channel delivers. */
+    private int draining;
     private final Liveness liveness;
     private final Consumer<DeferredChannel> onClose;
     /** What the opener said about its threads (the core's choice, which tests check). */
@@ -43,9 +50,10 @@ final class DeferredChannel implements Channel {
     private boolean closed;
     private RuntimeException failure;
 
-    DeferredChannel(MemorySegment[] regions, Liveness liveness, boolean nicAtomics, ChannelMode mode,
+    DeferredChannel(MemorySegment[] regions, Liveness liveness, boolean nicAtomics, boolean held, ChannelMode mode,
             Consumer<DeferredChannel> onClose) {
         this.mode = mode;
+        this.held = held;
         this.target = new MappedChannel(regions);
         this.regions = regions;
         this.nicAtomics = nicAtomics;
@@ -58,13 +66,12 @@ final class DeferredChannel implements Channel {
         while (true) {
             Op op;
             synchronized (this) {
-                while (queued.isEmpty() && !closed) {
+                while ((op = pickDeliverable()) == null && !closed) {
                     waitHere();
                 }
-                if (queued.isEmpty()) {
+                if (op == null) {
                     return;
                 }
-                op = pickDeliverable();
             }
             // Network latency, so that data may well not have arrived before a quiet.
             LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(20_000));
@@ -100,9 +107,18 @@ final class DeferredChannel implements Channel {
         }
     }
 
-    /** A random operation of the oldest epoch still queued (fences order epochs, nothing orders within one). */
+    /**
+     * A random operation of the oldest epoch still queued (fences order epochs, nothing orders
+     * within one), or null when none may go now.
+     */
     private Op pickDeliverable() {
+        if (queued.isEmpty()) {
+            return null;
+        }
         long oldest = queued.stream().mapToLong(Op::epoch).min().orElseThrow();
+        if (held && draining == 0 && queued.stream().noneMatch(Op::raise)) {
+            return null;
+        }
         List<Op> candidates = queued.stream().filter(o -> o.epoch() == oldest).toList();
         return candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
     }
@@ -135,8 +151,14 @@ final class DeferredChannel implements Channel {
     private void drain(int pe, boolean raises) {
         List<Op> done = new ArrayList<>();
         synchronized (this) {
-            while (queued.stream().anyMatch(o -> (pe < 0 || o.pe() == pe) && (raises || !o.raise()))) {
-                waitHere();
+            draining++;
+            notifyAll();
+            try {
+                while (queued.stream().anyMatch(o -> (pe < 0 || o.pe() == pe) && (raises || !o.raise()))) {
+                    waitHere();
+                }
+            } finally {
+                draining--;
             }
             delivered.removeIf(o -> (pe < 0 || o.pe() == pe) && done.add(o));
             if (failure != null) {

@@ -15,7 +15,7 @@ class DeferredChannelTest extends ChannelContract {
         for (int pe = 0; pe < npes; pe++) {
             regions[pe] = arena.allocate(REGION, 64);
         }
-        DeferredTransport transport = new DeferredTransport(0, regions, null, false);
+        DeferredTransport transport = new DeferredTransport(0, regions, null, false, false);
         Channel[] channels = new Channel[npes];
         for (int pe = 0; pe < npes; pe++) {
             channels[pe] = transport.openChannel(ChannelMode.SHARED);

@@ -16,9 +16,10 @@ import org.shmem4j.transport.Transport;
  * channel, in an order that only fences and quiet constrain. It lets the tests run the core's
  * network path, and catch code that relies on delivery the contract does not promise, without UCX.
  */
-public final class DeferredProvider implements NetworkProvider {
+public class DeferredProvider implements NetworkProvider {
     private final String name;
     private final boolean nicAtomics;
+    private final boolean held;
 
     /** The mode {@code channel} was opened with, if this engine opened it; empty for another engine's (UCX in CI). */
     public static Optional<ChannelMode> modeOf(Channel channel) {
@@ -26,13 +27,17 @@ public final class DeferredProvider implements NetworkProvider {
     }
 
     public DeferredProvider() {
-        this("deferred", false);
+        this("deferred", false, false);
     }
 
-    /** @param nicAtomics AMOs as a NIC would do them: not atomic with respect to CPU atomics (see {@link NicAtomics}) */
-    DeferredProvider(String name, boolean nicAtomics) {
+    /**
+     * @param nicAtomics AMOs as a NIC would do them: not atomic with respect to CPU atomics (see {@link NicAtomics})
+     * @param held deliver nothing until the sender drains or raises a flag (a lazy network, to force orders in tests)
+     */
+    DeferredProvider(String name, boolean nicAtomics, boolean held) {
         this.name = name;
         this.nicAtomics = nicAtomics;
+        this.held = held;
     }
 
     @Override
@@ -56,6 +61,6 @@ public final class DeferredProvider implements NetworkProvider {
                 regions[pe] = MemorySegment.ofAddress(b.getLong()).reinterpret(b.getLong());
             }
         }
-        return new DeferredTransport(setup.rank(), regions, liveness, nicAtomics);
+        return new DeferredTransport(setup.rank(), regions, liveness, nicAtomics, held);
     }
 }
