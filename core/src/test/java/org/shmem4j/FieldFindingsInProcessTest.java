@@ -93,13 +93,13 @@ class FieldFindingsInProcessTest {
                 shmem.ibput(a, 0, 1, (long[]) null, 0, 1, 1, 0, peer);
                 shmem.putmem(a, 0, (byte[]) null, 0, 0, peer);
                 shmem.getmem((byte[]) null, 0, 0, a, 0, peer);
-                shmem.putmem(a, 0, (MemorySegment) null, peer);
-                shmem.getmem((MemorySegment) null, a, 0, peer);
-                shmem.putmemNbi(a, 0, (MemorySegment) null, peer);
+                shmem.putmem(a, 0, MemorySegment.NULL, peer);
+                shmem.getmem(MemorySegment.NULL, a, 0, peer);
+                shmem.putmemNbi(a, 0, MemorySegment.NULL, peer);
                 shmem.put8(a, 0, null, 0, peer);
                 shmem.put64Nbi(a, 0, null, 0, peer);
                 shmem.putSignal(a, 0, (long[]) null, 0, 0, sig, 0, 7, SignalOp.SET, peer);
-                shmem.putmemSignal(a, 0, null, sig, 0, 1, SignalOp.ADD, peer);
+                shmem.putmemSignal(a, 0, MemorySegment.NULL, sig, 0, 1, SignalOp.ADD, peer);
                 assertEquals(0, shmem.testSome((SymmetricLongArray) null, 0, 0, null, null, Cmp.EQ, 0));
                 shmem.waitUntilAll((SymmetricLongArray) null, 0, 0, null, Cmp.EQ, 0);
                 assertEquals(-1, shmem.waitUntilAny((SymmetricLongArray) null, 0, 0, null, Cmp.EQ, 0));
@@ -112,6 +112,18 @@ class FieldFindingsInProcessTest {
                 assertNames("shmem_get_nbi", NullPointerException.class, () -> shmem.getNbi((long[]) null, 0, a, 0, 2, peer));
                 assertNames("shmem_putmem", NullPointerException.class, () -> shmem.putmem(a, 0, (byte[]) null, 0, 3, peer));
                 assertNames("shmem_put8", NullPointerException.class, () -> shmem.put8(a, 0, null, 1, peer));
+                // a segment that carries the length: null is an error (MemorySegment.NULL is the empty one)
+                assertNames("shmem_putmem", NullPointerException.class, () -> shmem.putmem(a, 0, (MemorySegment) null, peer));
+                assertNames("shmem_getmem", NullPointerException.class, () -> shmem.getmem((MemorySegment) null, a, 0, peer));
+                assertNames("shmem_put", NullPointerException.class, () -> shmem.put(a, 0, (MemorySegment) null, peer));
+                assertNames("shmem_putmem_signal", NullPointerException.class,
+                        () -> shmem.putmemSignal(a, 0, null, sig, 0, 1, SignalOp.ADD, peer));
+                // a null symmetric object, with elements to move or not
+                assertNames("shmem_put", NullPointerException.class, () -> shmem.put((SymmetricLongArray) null, 0, new long[2], 0, 2, peer));
+                assertNames("shmem_get", NullPointerException.class, () -> shmem.get(new long[2], 0, (SymmetricLongArray) null, 0, 2, peer));
+                assertNames("shmem_putmem", NullPointerException.class, () -> shmem.putmem((SymmetricObject) null, 0, new byte[3], 0, 3, peer));
+                assertNames("shmem_atomic_fetch_add", NullPointerException.class, () -> shmem.atomicFetchAdd((SymmetricLongArray) null, 0, 1L, peer));
+                assertNames("shmem_put", NullPointerException.class, () -> shmem.put(a, 0, (SymmetricLongArray) null, 0, 1, peer));
                 assertNames("shmem_test_some", IllegalArgumentException.class, () -> shmem.testSome(a, 0, 2, null, null, Cmp.EQ, 0));
                 assertNames("shmem_put", IllegalArgumentException.class, () -> shmem.put(a, 0, (long[]) null, 0, 0, 99));
                 a.close();

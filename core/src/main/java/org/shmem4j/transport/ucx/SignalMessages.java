@@ -326,6 +326,10 @@ final class SignalMessages {
     private static void apply(MemorySegment region, MemorySegment h, MemorySegment data) {
         long offset = h.get(JAVA_LONG_UNALIGNED, 0), signalOffset = h.get(JAVA_LONG_UNALIGNED, 8);
         long signal = h.get(JAVA_LONG_UNALIGNED, 16);
+        // The stores of the messages applied before this one (in their sender's order) become
+        // visible first, on any CPU: the sender's fence between them is not a happens-before for
+        // a thread of this PE that waits on this message's data (a flag p) with an acquire load.
+        VarHandle.releaseFence();
         if (data.byteSize() > 0) {
             MemorySegment.copy(data, 0, region, offset, data.byteSize());
         }

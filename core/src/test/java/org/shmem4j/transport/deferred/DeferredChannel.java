@@ -2,6 +2,7 @@ package org.shmem4j.transport.deferred;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -76,6 +77,7 @@ final class DeferredChannel implements Channel {
             // Network latency, so that data may well not have arrived before a quiet.
             LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(20_000));
             try {
+                VarHandle.releaseFence(); // what was delivered before is visible first, as on the mapped route
                 deliverTo(op.pe(), op.deliver());
             } catch (RuntimeException e) {
                 synchronized (this) {
