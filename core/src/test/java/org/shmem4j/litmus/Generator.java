@@ -33,6 +33,9 @@ final class Generator {
         for (int pe = 0; pe < placement.npes(); pe++) {
             scripts.add(g.script(pe));
         }
+        if (placement.npes() > 1 && g.chance(50)) {
+            g.storeBuffering(scripts);
+        }
         return new Program(seed, placement, rounds, g.words, scripts);
     }
 
@@ -79,6 +82,31 @@ final class Generator {
         }
         completeNbiResults(s);
         return s;
+    }
+
+    /**
+     * Appends a store-buffering pair: two PEs each write a word, complete it (usually), then read
+     * the other's word. After quiet (or a pe_quiet of the target) on both sides, at least one of
+     * them must see the other's write; after a fence alone nothing is guaranteed.
+     */
+    private void storeBuffering(List<List<Op>> scripts) {
+        int a = anyPe(), b = (a + 1 + random.nextInt(placement.npes() - 1)) % placement.npes();
+        int[] pes = {a, b};
+        int[] writes = new int[2];
+        int[] ctxs = new int[2];
+        for (int side = 0; side < 2; side++) {
+            List<Op> s = scripts.get(pes[side]);
+            writes[side] = s.size();
+            ctxs[side] = random.nextInt(2);
+            s.add(new Put(ctxs[side], anyPe(), slot(1), 1, chance(50) ? Put.Form.P : Put.Form.PUT, false));
+        }
+        for (int side = 0; side < 2; side++) {
+            List<Op> s = scripts.get(pes[side]);
+            int ctx = ctxs[side], target = ((Put) s.get(writes[side])).pe();
+            int kind = random.nextInt(100);
+            s.add(kind < 50 ? new Op.Quiet(ctx) : kind < 80 ? new Op.PeQuiet(ctx, List.of(target)) : new Op.Fence(ctx));
+            s.add(new Op.CrossGet(random.nextInt(2), pes[1 - side], writes[1 - side], slot(1)));
+        }
     }
 
     /** A write of any kind (a store only into the writer's own memory). */

@@ -173,6 +173,18 @@ sealed interface Op {
         }
     }
 
+    /**
+     * A blocking get of the first word of another PE's write {@code [of]} (a put or {@code p}),
+     * racing it; the value read is kept in this PE's word {@link #slot()} for the store-buffering
+     * check at the end of the program.
+     */
+    record CrossGet(int ctx, int writer, int of, int slot) implements Op {
+        @Override
+        public String render() {
+            return ctxName(ctx) + ".g(first word of PE " + writer + "'s [" + of + "]) kept in " + wordRange(slot, 1);
+        }
+    }
+
     /** {@code atomic_fetch} of an earlier AMO's word (reads an AMO's word atomically, as the spec asks). */
     record AmoFetch(int ctx, int of) implements Read {
         @Override

@@ -19,7 +19,8 @@ import org.shmem4j.litmus.Op.Write;
  * puts, AMOs, stores and puts-with-signal of one context to one PE; quiet completes all of a
  * context's; pe_quiet those to the listed PEs; blocking gets are ordered by neither, only quiet
  * makes earlier writes visible to them), put-with-signal's signal never before its data (9.8.3),
- * and the promises shmem4j adds, labelled as such (docs/memory-model.md). A write nothing orders
+ * store buffering after completion (two PEs that each complete a write before reading the other's
+ * cannot both miss), and the promises shmem4j adds, labelled as such (docs/memory-model.md). A write nothing orders
  * is never checked until the final quiet and barrier.
  */
 final class Oracle {
@@ -54,7 +55,13 @@ final class Oracle {
      * The checks of a program: the flags each PE waits for (in order) with what each guarantees,
      * and for each PE's reads (by script index) why they must see the write they read, if they must.
      */
-    record Plan(Program program, List<List<Await>> awaits, List<Map<Integer, Reason>> reads) {}
+    record Plan(Program program, List<List<Await>> awaits, List<Map<Integer, Reason>> reads, List<Pair> pairs) {}
+
+    /**
+     * Store buffering: PE {@code a}'s read {@code [ja]} and PE {@code b}'s read {@code [jb]} each
+     * read the other's write, which each completed before its read: not both may miss.
+     */
+    record Pair(int a, int ja, int b, int jb, Reason reason) {}
 
     static Plan plan(Program program) {
         int n = program.placement().npes();
@@ -79,7 +86,32 @@ final class Oracle {
                 }
             }
         }
-        return new Plan(program, awaits.stream().map(List::copyOf).toList(), reads.stream().map(Map::copyOf).toList());
+        return new Plan(program, awaits.stream().map(List::copyOf).toList(), reads.stream().map(Map::copyOf).toList(),
+                pairs(program));
+    }
+
+    private static List<Pair> pairs(Program program) {
+        List<Pair> pairs = new ArrayList<>();
+        for (int a = 0; a < program.placement().npes(); a++) {
+            List<Op> sa = program.script(a);
+            for (int ja = 0; ja < sa.size(); ja++) {
+                if (!(sa.get(ja) instanceof Op.CrossGet x) || x.writer() <= a) {
+                    continue;
+                }
+                List<Op> sb = program.script(x.writer());
+                for (int jb = 0; jb < sb.size(); jb++) {
+                    if (sb.get(jb) instanceof Op.CrossGet y && y.writer() == a && x.of() < jb && y.of() < ja) {
+                        Optional<Reason> ra = completed(sa, y.of(), ja), rb = completed(sb, x.of(), jb);
+                        if (ra.isPresent() && rb.isPresent()) {
+                            pairs.add(new Pair(a, ja, x.writer(), jb, Reason.spec("each PE's write is complete and visible to all"
+                                    + " before its read (PE " + a + ": " + ra.get().text() + "; PE " + x.writer() + ": "
+                                    + rb.get().text() + "), so at least one read sees the other's write")));
+                        }
+                    }
+                }
+            }
+        }
+        return List.copyOf(pairs);
     }
 
     /** What the flag {@code s[j]} guarantees its target when it has seen it. */

@@ -63,6 +63,7 @@ final class Runner {
         }
         shmem.barrierAll();
         checkEverythingArrived();
+        checkPairs();
         shmem.barrierAll();
         memory.close();
         return checks;
@@ -123,6 +124,10 @@ final class Runner {
                     check(v == k, () -> op(me, index) + " read " + v + ", not " + k + ", written by " + op(me, f.of())
                             + "; due by " + why);
                 }
+            }
+            case Op.CrossGet x -> {
+                Write w = (Write) program.script(x.writer()).get(x.of());
+                memory.set(at(x.slot()), contexts[x.ctx()].g(memory, at(w.slot()), w.pe()));
             }
             case Op.Fence f -> contexts[f.ctx()].fence();
             case Op.Quiet q -> {
@@ -229,6 +234,23 @@ final class Runner {
                 long v = w.pe() == me ? memory.get(at(word)) : shmem.g(memory, at(word), w.pe());
                 check(v == round, () -> "after the flag " + op(a.writer(), a.index()) + " came, word w" + word + " of "
                         + op(e.writer(), e.index()) + " at PE " + w.pe() + " holds " + v + ", not " + round + "; due by " + e.reason());
+            }
+        }
+    }
+
+    /** Each store-buffering pair led by this PE: in every round, at least one read saw the other's write. */
+    private void checkPairs() {
+        for (Oracle.Pair p : plan.pairs()) {
+            if (p.a() != me) {
+                continue;
+            }
+            int slotA = ((Op.CrossGet) program.script(p.a()).get(p.ja())).slot();
+            int slotB = ((Op.CrossGet) program.script(p.b()).get(p.jb())).slot();
+            for (round = 1; round <= program.rounds(); round++) {
+                long ra = memory.get(at(slotA)), rb = shmem.g(memory, at(slotB), p.b());
+                check((ra == 0 || ra == round) && (rb == 0 || rb == round) && ra + rb > 0, () -> op(p.a(), p.ja()) + " read " + ra + " and "
+                        + op(p.b(), p.jb()) + " read " + rb + ": at least one must be " + round + " (each " + round + " or 0); due by "
+                        + p.reason());
             }
         }
     }
