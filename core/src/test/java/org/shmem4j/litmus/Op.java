@@ -46,20 +46,13 @@ sealed interface Op {
             return slot();
         }
 
-        /** The words whose arrival the awaited flag word says nothing about by itself. */
+        /** Its data words: all of them, but for a put-with-signal's signal. */
         default int dataWords() {
             return words();
         }
 
         /** This write is a flag: its target waits (wait_until) for it every round, then checks. */
         boolean awaited();
-    }
-
-    /** Reads back a write this PE issued earlier in the round: {@link #of()} is its script index. */
-    sealed interface Read extends Op {
-        int ctx();
-
-        int of();
     }
 
     /** {@code p}, a blocking {@code put} or a {@code put_nbi} of long words. */
@@ -165,8 +158,8 @@ sealed interface Op {
         }
     }
 
-    /** A blocking or nbi get of an earlier write's data words, from its target. */
-    record Get(int ctx, int of, boolean nbi) implements Read {
+    /** A blocking or nbi get of the data words of this PE's earlier write {@code [of]}, from its target. */
+    record Get(int ctx, int of, boolean nbi) implements Op {
         @Override
         public String render() {
             return ctxName(ctx) + ".get" + (nbi ? "_nbi" : "") + "(data of [" + of + "])";
@@ -186,7 +179,7 @@ sealed interface Op {
     }
 
     /** {@code atomic_fetch} of an earlier AMO's word (reads an AMO's word atomically, as the spec asks). */
-    record AmoFetch(int ctx, int of) implements Read {
+    record AmoFetch(int ctx, int of) implements Op {
         @Override
         public String render() {
             return ctxName(ctx) + ".atomic_fetch(word of [" + of + "])";

@@ -128,8 +128,8 @@ final class Oracle {
                         .ifPresent(r -> expects.add(new Expect(writer, earlier, w, w.words(), r)));
             }
         }
-        if (flag instanceof PutSignal ps) {
-            expects.add(new Expect(writer, j, flag, ps.dataWords(),
+        if (flag instanceof PutSignal) {
+            expects.add(new Expect(writer, j, flag, flag.dataWords(),
                     Reason.spec("[" + j + "]'s signal is never visible before its data (9.8.3)")));
         }
         return expects;

@@ -189,7 +189,7 @@ final class Runner {
 
     private void get(int index, Op.Get g) {
         Write w = (Write) program.script(me).get(g.of());
-        int n = w instanceof Op.PutSignal ps ? ps.dataWords() : w.words();
+        int n = w.dataWords();
         long[] got = new long[n];
         Context c = contexts[g.ctx()];
         Reason why = plan.reads().get(me).get(index);
