@@ -266,6 +266,7 @@ final class UcxChannel implements Channel {
      *     the order sent;</li>
      * <li>closing: confirmation of every message, raises included, before the endpoints are forcibly
      *     closed (which would drop what is still queued); a PE that has gone meanwhile needs none.</li>
+     * <li>settle (a team's destroy): the same, but a PE gone fails it.</li>
      * </ul>
      * So a fence costs nothing until something crosses it. Used under the channel's lock; the
      * answers arrive inside this channel's worker progress, which also runs only under it.
@@ -429,15 +430,15 @@ final class UcxChannel implements Channel {
             quieted(pe);
         }
 
-        /** Before the endpoints close: every message confirmed, except by PEs that have gone. */
-        void completeAll() throws Throwable {
+        /** Every message confirmed, raises included; while {@code closing}, except by PEs that have gone. */
+        void completeAll(boolean closing) throws Throwable {
             var unconfirmed = new java.util.BitSet();
             for (int pe = 0; pe < sent.length; pe++) {
                 if (confirmed[pe] < sent[pe]) {
                     unconfirmed.set(pe);
                 }
             }
-            confirm(unconfirmed, true);
+            confirm(unconfirmed, closing);
         }
 
         private void confirm(int pe, boolean closing) throws Throwable {
@@ -942,6 +943,18 @@ final class UcxChannel implements Channel {
         });
     }
 
+    /** A quiet, then confirmation of every message, raises included (a PE applies them in the order sent). */
+    @Override
+    public void settle() {
+        quiet();
+        locked("settle", -1, () -> {
+            if (!closed) {
+                signals.completeAll(false);
+            }
+            return 0;
+        });
+    }
+
     /** After a flush: frees the requests of {@code pe}'s operations (all when negative) and delivers their results. */
     private void finish(int pe) {
         posted.completed(pe);
@@ -1001,7 +1014,7 @@ final class UcxChannel implements Channel {
             try {
                 quiet();
                 locked("closing the channel", -1, () -> {
-                    signals.completeAll();
+                    signals.completeAll(true);
                     return 0;
                 });
                 flushed = true;

@@ -36,6 +36,8 @@ final class DeferredChannel implements Channel {
     /** What the opener said about its threads (the core's choice, which tests check). */
     final ChannelMode mode;
     private final List<Op> queued = new ArrayList<>();
+    /** Queued raises the courier leaves alone for now ({@link Holdback}). */
+    private final List<Op> held = new ArrayList<>();
     /** Delivered operations whose results quiet still has to hand over. */
     private final List<Op> delivered = new ArrayList<>();
     private final Thread courier;
@@ -52,13 +54,14 @@ final class DeferredChannel implements Channel {
         this.liveness = liveness;
         this.onClose = onClose;
         this.courier = Thread.ofPlatform().daemon().name("deferred-courier").start(this::deliverLoop);
+        Holdback.opened(this);
     }
 
     private void deliverLoop() {
         while (true) {
             Op op;
             synchronized (this) {
-                while (queued.isEmpty() && !closed) {
+                while (queued.size() == held.size() && !closed) {
                     waitHere();
                 }
                 if (queued.isEmpty()) {
@@ -100,10 +103,14 @@ final class DeferredChannel implements Channel {
         }
     }
 
-    /** A random operation of the oldest epoch still queued (fences order epochs, nothing orders within one). */
+    /**
+     * A random operation of the oldest epoch still queued and not held (fences order epochs, nothing
+     * orders within one; a held raise has no later operation to its PE queued, which it would precede).
+     */
     private Op pickDeliverable() {
-        long oldest = queued.stream().mapToLong(Op::epoch).min().orElseThrow();
-        List<Op> candidates = queued.stream().filter(o -> o.epoch() == oldest).toList();
+        List<Op> free = queued.stream().filter(o -> !held.contains(o)).toList();
+        long oldest = free.stream().mapToLong(Op::epoch).min().orElseThrow();
+        List<Op> candidates = free.stream().filter(o -> o.epoch() == oldest).toList();
         return candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
     }
 
@@ -117,15 +124,32 @@ final class DeferredChannel implements Channel {
     }
 
     private void enqueue(int pe, Runnable deliver, Runnable complete) {
-        enqueue(pe, deliver, complete, false);
+        enqueue(pe, deliver, complete, false, false);
     }
 
-    private synchronized void enqueue(int pe, Runnable deliver, Runnable complete, boolean raise) {
+    /** Queues an operation; a {@code hold} one waits in {@link #held} too (see {@link Holdback}). */
+    private synchronized void enqueue(int pe, Runnable deliver, Runnable complete, boolean raise, boolean hold) {
         if (closed) {
             throw new IllegalStateException("deferred channel used after close");
         }
-        queued.add(new Op(pe, epoch, deliver, complete, raise));
+        held.removeIf(o -> o.pe() == pe); // it goes before this later operation to its PE
+        Op op = new Op(pe, epoch, deliver, complete, raise);
+        queued.add(op);
+        if (hold) {
+            held.add(op);
+        }
         notifyAll();
+    }
+
+    /** Lets the held raises go and waits until they were delivered; how many there were. */
+    synchronized int releaseHeld() {
+        List<Op> released = List.copyOf(held);
+        held.clear();
+        notifyAll();
+        while (released.stream().anyMatch(queued::contains)) {
+            waitHere();
+        }
+        return released.size();
     }
 
     /**
@@ -135,6 +159,9 @@ final class DeferredChannel implements Channel {
     private void drain(int pe, boolean raises) {
         List<Op> done = new ArrayList<>();
         synchronized (this) {
+            if (raises && held.removeIf(o -> pe < 0 || o.pe() == pe)) {
+                notifyAll();
+            }
             while (queued.stream().anyMatch(o -> (pe < 0 || o.pe() == pe) && (raises || !o.raise()))) {
                 waitHere();
             }
@@ -217,7 +244,7 @@ final class DeferredChannel implements Channel {
     public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
         put(pe, offset, src);
         fence(); // after its data and the earlier puts; raises of one epoch may land in any order, as the contract allows
-        enqueue(pe, () -> MappedChannel.raise(regions[pe], flagOffset, value), () -> {}, true);
+        enqueue(pe, () -> MappedChannel.raise(regions[pe], flagOffset, value), () -> {}, true, Holdback.holds(pe, flagOffset));
     }
 
     @Override
@@ -233,6 +260,11 @@ final class DeferredChannel implements Channel {
     @Override
     public void quiet(int pe) {
         drain(pe, false);
+    }
+
+    @Override
+    public void settle() {
+        drain(-1, true);
     }
 
     @Override
@@ -252,6 +284,7 @@ final class DeferredChannel implements Channel {
             closed = true;
             notifyAll();
         }
+        Holdback.closed(this);
         onClose.accept(this);
     }
 }
