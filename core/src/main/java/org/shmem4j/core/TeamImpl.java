@@ -386,7 +386,7 @@ public final class TeamImpl implements Team {
         // "entered", which its root awaits two collectives later), and the barrier orders them
         // only between the pairs it connects; its own raises are all awaited by their receivers.
         if (collectives.support().reachesSomeoneByNetwork()) {
-            runtime.networkChannel().settle();
+            runtime.networkChannel().settle(members);
         }
         collectives.sync("shmem_team_destroy");
         destroyed = true;

@@ -73,11 +73,12 @@ public interface Channel extends AutoCloseable {
     void quiet(int pe);
 
     /**
-     * Completes everything this channel issued, its raises too: when it returns nothing the channel
-     * sent is still on its way to any PE. For memory about to be reused that late raises could
-     * still reach (a destroyed team's slot); rare, so it may cost a round trip per PE.
+     * Completes everything this channel issued to the PEs {@code pes}, its raises too (it may
+     * complete more): when it returns nothing the channel sent them is still on its way. For their
+     * memory about to be reused that late raises could still reach (a destroyed team's slot); rare,
+     * so it may cost a round trip per PE.
      */
-    void settle();
+    void settle(int[] pes);
 
     /**
      * Advances outstanding operations, and what peers do to this PE, without waiting (called from

@@ -29,9 +29,12 @@ import org.shmem4j.transport.deferred.Holdback;
 class TeamSlotReuseInProcessTest {
     private static final int ROOT = 0;
 
+    /** The engine between nodes: the deferred network, or the one {@code SHMEM_NETWORK} names (CI: ucx, which holds nothing back). */
+    private static final String NETWORK = System.getenv().getOrDefault("SHMEM_NETWORK", "deferred");
+
     private static Map<String, String> nodes(int k) {
         // push broadcast also where the policy would go through host leaders: its "entered" raises are the late ones
-        return InProcessTestSupport.env(InProcessHub.NODES, Integer.toString(k), "SHMEM_NETWORK", "deferred",
+        return InProcessTestSupport.env(InProcessHub.NODES, Integer.toString(k), "SHMEM_NETWORK", NETWORK,
                 "SHMEM_BCAST_ALGORITHM", "push");
     }
 
@@ -59,6 +62,9 @@ class TeamSlotReuseInProcessTest {
                     world.sync();
                     collective(shmem, team, entered, 4, src, dest, round);
                     team.close();
+                    // Every member zeroed the slot before anyone sends again: a later message to
+                    // the root (the split's barrier) would take the held raise along.
+                    world.sync();
                     team = world.splitStrided(0, 1, n, null, 0);
                     assertEquals(slot, ((TeamImpl) team).slot(), "the next team takes the freed slot");
                     if (me == ROOT) {

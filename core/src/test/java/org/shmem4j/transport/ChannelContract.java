@@ -249,7 +249,7 @@ public abstract class ChannelContract {
 
     /** settle completes raises, which quiet does not: the words hold their last values when it returns. */
     @Test
-    void settleCompletesRaisesToEveryPe() {
+    void settleCompletesRaisesToThePesNamed() {
         MemorySegment none = MemorySegment.ofArray(new byte[0]);
         for (int round = 1; round <= 20; round++) {
             for (int i = 1; i <= 30; i++) {
@@ -257,7 +257,7 @@ public abstract class ChannelContract {
                 ch.putRaise(1, 0, none, 2048, v);
                 ch.putRaise(2, 8192, MemorySegment.ofArray(new long[] {v}), 2048, v);
             }
-            ch.settle();
+            ch.settle(new int[] {1, 2});
             assertEquals(100L * round + 30, (long) LONG.getAcquire(f.region(1), 2048L), "round " + round + " at PE 1");
             assertEquals(100L * round + 30, (long) LONG.getAcquire(f.region(2), 2048L), "round " + round + " at PE 2");
             assertEquals(100L * round + 30, (long) LONG.getAcquire(f.region(2), 8192L), "round " + round + ": PE 2's data");

@@ -142,7 +142,7 @@ public final class MappedChannel implements Channel {
     }
 
     @Override
-    public void settle() {
+    public void settle(int[] pes) {
         VarHandle.fullFence();
     }
 

@@ -266,7 +266,8 @@ final class UcxChannel implements Channel {
      *     the order sent;</li>
      * <li>closing: confirmation of every message, raises included, before the endpoints are forcibly
      *     closed (which would drop what is still queued); a PE that has gone meanwhile needs none.</li>
-     * <li>settle (a team's destroy): the same, but a PE gone fails it.</li>
+     * <li>settle (a team's destroy): confirmation of every message to the PEs named, raises
+     *     included; a PE gone fails it.</li>
      * </ul>
      * So a fence costs nothing until something crosses it. Used under the channel's lock; the
      * answers arrive inside this channel's worker progress, which also runs only under it.
@@ -430,15 +431,24 @@ final class UcxChannel implements Channel {
             quieted(pe);
         }
 
-        /** Every message confirmed, raises included; while {@code closing}, except by PEs that have gone. */
-        void completeAll(boolean closing) throws Throwable {
+        /** Before the endpoints close: every message confirmed, except by PEs that have gone. */
+        void completeAll() throws Throwable {
             var unconfirmed = new java.util.BitSet();
             for (int pe = 0; pe < sent.length; pe++) {
                 if (confirmed[pe] < sent[pe]) {
                     unconfirmed.set(pe);
                 }
             }
-            confirm(unconfirmed, closing);
+            confirm(unconfirmed, true);
+        }
+
+        /** Every message to {@code pes} confirmed, raises included ({@link UcxChannel#settle}). */
+        void completeAll(int[] pes) throws Throwable {
+            var these = new java.util.BitSet();
+            for (int pe : pes) {
+                these.set(pe);
+            }
+            confirm(these, false);
         }
 
         private void confirm(int pe, boolean closing) throws Throwable {
@@ -943,13 +953,13 @@ final class UcxChannel implements Channel {
         });
     }
 
-    /** A quiet, then confirmation of every message, raises included (a PE applies them in the order sent). */
+    /** A quiet, then confirmation of every message to {@code pes}, raises included (a PE applies them in the order sent). */
     @Override
-    public void settle() {
+    public void settle(int[] pes) {
         quiet();
         locked("settle", -1, () -> {
             if (!closed) {
-                signals.completeAll(false);
+                signals.completeAll(pes);
             }
             return 0;
         });
@@ -1014,7 +1024,7 @@ final class UcxChannel implements Channel {
             try {
                 quiet();
                 locked("closing the channel", -1, () -> {
-                    signals.completeAll(true);
+                    signals.completeAll();
                     return 0;
                 });
                 flushed = true;

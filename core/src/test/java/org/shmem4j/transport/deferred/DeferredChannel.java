@@ -263,8 +263,10 @@ final class DeferredChannel implements Channel {
     }
 
     @Override
-    public void settle() {
-        drain(-1, true);
+    public void settle(int[] pes) {
+        for (int pe : pes) {
+            drain(pe, true);
+        }
     }
 
     @Override
