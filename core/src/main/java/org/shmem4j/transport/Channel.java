@@ -24,7 +24,7 @@ import java.lang.foreign.MemorySegment;
  * <li>{@link #putRaise} is delivered without any further call on either side: the library's flags
  *     it carries are awaited by their receivers, so quiet need not complete it (a network channel
  *     would otherwise pay a round trip per quiet for the previous barrier's flags); closing the
- *     channel does, or {@link #settle()}.</li>
+ *     channel does, and {@link #settle}.</li>
  * <li>{@link #quiet()} completes everything this channel issued, to every PE; {@link #quiet(int)}
  *     only what it issued to one PE (pe_quiet may complete more, never less).</li>
  * </ul>

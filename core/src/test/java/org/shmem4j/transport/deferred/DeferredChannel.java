@@ -23,7 +23,7 @@ import org.shmem4j.transport.shm.MappedChannel;
 final class DeferredChannel implements Channel {
     /**
      * One queued operation: {@code deliver} runs on the delivery thread, {@code complete} at quiet;
-     * a raise is not waited for by quiet (the contract lets it complete later), only by close.
+     * a raise is not waited for by quiet (the contract lets it complete later), only by settle and close.
      */
     private record Op(int pe, long epoch, Runnable deliver, Runnable complete, boolean raise) {}
 
