@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,6 +37,12 @@ class TeamSlotReuseInProcessTest {
         // push broadcast also where the policy would go through host leaders: its "entered" raises are the late ones
         return InProcessTestSupport.env(InProcessHub.NODES, Integer.toString(k), "SHMEM_NETWORK", NETWORK,
                 "SHMEM_BCAST_ALGORITHM", "push");
+    }
+
+    /** A job that failed before its release leaves nothing held for the next test in this JVM. */
+    @AfterEach
+    void releaseWhatIsHeld() {
+        Holdback.release();
     }
 
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
