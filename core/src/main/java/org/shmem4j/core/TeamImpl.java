@@ -158,7 +158,7 @@ public final class TeamImpl implements Team {
             return null;
         }
         check("shmem_team_ptr");
-        object.checkLive("shmem_team_ptr");
+        Symmetrics.live("shmem_team_ptr", "object", object);
         if (pe < 0 || pe >= members.length) {
             throw new IllegalArgumentException("shmem_team_ptr: PE " + pe + " is out of range [0, " + members.length + ")");
         }
