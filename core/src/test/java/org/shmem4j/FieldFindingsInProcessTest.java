@@ -124,6 +124,15 @@ class FieldFindingsInProcessTest {
                 assertNames("shmem_putmem", NullPointerException.class, () -> shmem.putmem((SymmetricObject) null, 0, new byte[3], 0, 3, peer));
                 assertNames("shmem_atomic_fetch_add", NullPointerException.class, () -> shmem.atomicFetchAdd((SymmetricLongArray) null, 0, 1L, peer));
                 assertNames("shmem_put", NullPointerException.class, () -> shmem.put(a, 0, (SymmetricLongArray) null, 0, 1, peer));
+                Team world = shmem.teamWorld();
+                assertNames("shmem_broadcast", NullPointerException.class, () -> world.broadcast((SymmetricLongArray) null, a, 1, 0));
+                assertNames("shmem_sum_reduce", NullPointerException.class, () -> world.sumReduce((SymmetricLongArray) null, a, 1));
+                assertNames("shmem_wait_until", NullPointerException.class, () -> shmem.waitUntil((SymmetricLongArray) null, 0, Cmp.EQ, 0L));
+                assertNames("shmem_test", NullPointerException.class, () -> shmem.test((SymmetricLongArray) null, 0, Cmp.EQ, 0L));
+                assertNames("shmem_signal_fetch", NullPointerException.class, () -> shmem.signalFetch(null, 0));
+                assertNames("shmem_set_lock", NullPointerException.class, () -> shmem.setLock(null, 0));
+                assertNames("shmem_ptr", NullPointerException.class, () -> shmem.ptr(null, 0));
+                assertNames("shmem_team_ptr", NullPointerException.class, () -> world.ptr(null, 0));
                 assertNames("shmem_test_some", IllegalArgumentException.class, () -> shmem.testSome(a, 0, 2, null, null, Cmp.EQ, 0));
                 assertNames("shmem_put", IllegalArgumentException.class, () -> shmem.put(a, 0, (long[]) null, 0, 0, 99));
                 a.close();

@@ -52,14 +52,14 @@ class PseudoNodesInProcessTest {
      * The last finalize completes what shareable contexts carry before it tells the peers this PE
      * entered it (spec 9.1.4: it completes pending communication and destroys those contexts).
      * The PEs of node 0 put with signal to every PE of the other nodes on a created context, never
-     * quiet it, and finalize; the receivers wait for the signals. Over {@code deferred-held},
+     * quiet it, and finalize; the receivers wait for the signals. Over {@code deferred-lazy},
      * which delivers a context's puts only when it is drained, the announcement would otherwise
      * arrive first and the receivers would wait for signals no PE will send.
      */
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
     @CsvSource({"2, 2", "3, 2", "5, 3"})
     void finalizeCompletesCreatedContextsBeforeAnnouncingItself(int npes, int k) {
-        InProcessTestSupport.runWith(npes, nodes(k, "deferred-held"), () -> {
+        InProcessTestSupport.runWith(npes, nodes(k, "deferred-lazy"), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes();
                 SymmetricLongArray data = shmem.calloc(ValueLayout.JAVA_LONG, n);

@@ -188,13 +188,13 @@ public final class LegacySupport {
 
     /** shmem_short_wait[_until]: waits until this PE's {@code ivar[index] cmp value}. */
     public void waitUntilShort(String routine, SymmetricShortArray ivar, long index, Cmp cmp, short value) {
-        long off = ivar.elementOffset(routine, index, 1);
+        long off = Symmetrics.offset(routine, "ivar", ivar, index, 1);
         runtime.p2p(routine).waitUntil(routine, off, 2, checked(routine, cmp), value);
     }
 
     /** shmem_short_test: true if this PE's {@code ivar[index] cmp value} now. */
     public boolean testShort(String routine, SymmetricShortArray ivar, long index, Cmp cmp, short value) {
-        long off = ivar.elementOffset(routine, index, 1);
+        long off = Symmetrics.offset(routine, "ivar", ivar, index, 1);
         return checked(routine, cmp).test(runtime.p2p(routine).load(off, 2), value);
     }
 

@@ -381,7 +381,7 @@ final class PeRuntime extends ShmemBase {
 
     @Override
     public MemorySegment ptr(SymmetricObject object, int pe) {
-        object.checkLive("shmem_ptr");
+        Symmetrics.live("shmem_ptr", "object", object);
         if (pe < 0 || pe >= npes) {
             throw new IllegalArgumentException("shmem_ptr: PE " + pe + " is out of range [0, " + npes + ")");
         }

@@ -158,7 +158,7 @@ public final class TeamImpl implements Team {
             return null;
         }
         check("shmem_team_ptr");
-        object.checkLive("shmem_team_ptr");
+        Symmetrics.live("shmem_team_ptr", "object", object);
         if (pe < 0 || pe >= members.length) {
             throw new IllegalArgumentException("shmem_team_ptr: PE " + pe + " is out of range [0, " + members.length + ")");
         }
@@ -380,7 +380,15 @@ public final class TeamImpl implements Team {
         for (CreatedContext ctx : open) {
             ctx.retireForOwner("the context's team was destroyed (shmem_team_destroy destroys its contexts)");
         }
-        quietAndSync("shmem_team_destroy");
+        runtime.quiet();
+        // The slot is zeroed after the barrier and handed to the next team: nothing this PE sent
+        // the members may still be on its way then. Quiet leaves raises out (a push broadcast's
+        // "entered", which its root awaits two collectives later), and the barrier orders them
+        // only between the pairs it connects; its own raises are all awaited by their receivers.
+        if (collectives.support().reachesSomeoneByNetwork()) {
+            runtime.networkChannel().settle(members);
+        }
+        collectives.sync("shmem_team_destroy");
         destroyed = true;
         collectives.support().close();
         pool.release(slot, runtime.localRegion());

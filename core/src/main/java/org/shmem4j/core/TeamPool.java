@@ -120,7 +120,8 @@ final class TeamPool {
 
     /**
      * Returns {@code slot} to the pool after zeroing this PE's barrier and flag words of it (the
-     * team's last barrier has completed, so no member writes them any more).
+     * team's last barrier has completed, and every member settled what it sent before it, so no
+     * member writes them any more).
      */
     synchronized void release(int slot, MemorySegment local) {
         local.asSlice(barrierOffset(slot), barrierBytes).fill((byte) 0);

@@ -24,7 +24,7 @@ import java.lang.foreign.MemorySegment;
  * <li>{@link #putRaise} is delivered without any further call on either side: the library's flags
  *     it carries are awaited by their receivers, so quiet need not complete it (a network channel
  *     would otherwise pay a round trip per quiet for the previous barrier's flags); closing the
- *     channel does.</li>
+ *     channel does, and {@link #settle}.</li>
  * <li>{@link #quiet()} completes everything this channel issued, to every PE; {@link #quiet(int)}
  *     only what it issued to one PE (pe_quiet may complete more, never less).</li>
  * </ul>
@@ -71,6 +71,14 @@ public interface Channel extends AutoCloseable {
     void quiet();
 
     void quiet(int pe);
+
+    /**
+     * Completes everything this channel issued to the PEs {@code pes}, its raises too (it may
+     * complete more): when it returns nothing the channel sent them is still on its way. For their
+     * memory about to be reused that late raises could still reach (a destroyed team's slot); rare,
+     * so it may cost a round trip per PE.
+     */
+    void settle(int[] pes);
 
     /**
      * Advances outstanding operations, and what peers do to this PE, without waiting (called from

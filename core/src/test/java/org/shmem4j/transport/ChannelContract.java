@@ -247,6 +247,23 @@ public abstract class ChannelContract {
         awaitValue(1, 2064L, 6L);
     }
 
+    /** settle completes raises, which quiet does not: the words hold their last values when it returns. */
+    @Test
+    void settleCompletesRaisesToThePesNamed() {
+        MemorySegment none = MemorySegment.ofArray(new byte[0]);
+        for (int round = 1; round <= 20; round++) {
+            for (int i = 1; i <= 30; i++) {
+                long v = 100L * round + i;
+                ch.putRaise(1, 0, none, 2048, v);
+                ch.putRaise(2, 8192, MemorySegment.ofArray(new long[] {v}), 2048, v);
+            }
+            ch.settle(new int[] {1, 2});
+            assertEquals(100L * round + 30, (long) LONG.getAcquire(f.region(1), 2048L), "round " + round + " at PE 1");
+            assertEquals(100L * round + 30, (long) LONG.getAcquire(f.region(2), 2048L), "round " + round + " at PE 2");
+            assertEquals(100L * round + 30, (long) LONG.getAcquire(f.region(2), 8192L), "round " + round + ": PE 2's data");
+        }
+    }
+
     /** Waits, progressing the channel, until the word at {@code offset} on {@code pe} holds {@code expected} (the class's timeout bounds it). */
     private void awaitValue(int pe, long offset, long expected) {
         while ((long) LONG.getAcquire(f.region(pe), offset) != expected) {

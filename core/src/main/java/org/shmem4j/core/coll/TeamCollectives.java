@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.shmem4j.SymmetricArray;
 import org.shmem4j.SymmetricObject;
+import org.shmem4j.core.Symmetrics;
 import org.shmem4j.core.jfr.CollectiveEvent;
 import org.shmem4j.core.jfr.Profiler;
 
@@ -46,7 +47,7 @@ public final class TeamCollectives {
      * routine, the argument and the bad index in those units.
      */
     private static long at(String routine, String arg, SymmetricObject obj, long index, long count, long unit) {
-        obj.checkLive(routine);
+        Symmetrics.live(routine, arg, obj);
         String units = unit == 1 ? "bytes" : "elements";
         if (index < 0) {
             throw new IndexOutOfBoundsException(routine + ": negative " + arg + " index " + index);

@@ -142,6 +142,11 @@ public final class MappedChannel implements Channel {
     }
 
     @Override
+    public void settle(int[] pes) {
+        VarHandle.fullFence();
+    }
+
+    @Override
     public boolean progress() {
         return false;
     }

@@ -123,12 +123,17 @@ final class ProgressAgent {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pollfds = a.allocate(8L * 64, 4);
             while (!stopping) {
-                long sinceWaiter = System.nanoTime() - lastWaiterProgress;
+                long t = System.nanoTime();
+                long sinceWaiter = t - lastWaiterProgress;
                 if (sinceWaiter < WAITER_ACTIVE_NANOS) {
+                    // The waiter progresses the home worker and its own channel; the other
+                    // channels' workers may still hold data they accepted, which only a progress
+                    // call sends: the agent keeps those moving (spec 4.1), a pass per nap, which
+                    // is enough for liveness and leaves the core to the waiter.
+                    progressAll(watched.stream().filter(w -> w.lastUse() != null && !inUse(w, t)).toList());
                     LockSupport.parkNanos(WAITER_ACTIVE_NANOS - sinceWaiter);
                     continue;
                 }
-                long t = System.nanoTime();
                 List<Watched> now = watched.stream().filter(w -> !inUse(w, t)).toList();
                 if (progressAll(now)) {
                     served++;

@@ -266,6 +266,8 @@ final class UcxChannel implements Channel {
      *     the order sent;</li>
      * <li>closing: confirmation of every message, raises included, before the endpoints are forcibly
      *     closed (which would drop what is still queued); a PE that has gone meanwhile needs none.</li>
+     * <li>settle (a team's destroy): confirmation of every message to the PEs named, raises
+     *     included; a PE gone fails it.</li>
      * </ul>
      * So a fence costs nothing until something crosses it. Used under the channel's lock; the
      * answers arrive inside this channel's worker progress, which also runs only under it.
@@ -438,6 +440,15 @@ final class UcxChannel implements Channel {
                 }
             }
             confirm(unconfirmed, true);
+        }
+
+        /** Every message to {@code pes} confirmed, raises included ({@link UcxChannel#settle}). */
+        void completeAll(int[] pes) throws Throwable {
+            var these = new java.util.BitSet();
+            for (int pe : pes) {
+                these.set(pe);
+            }
+            confirm(these, false);
         }
 
         private void confirm(int pe, boolean closing) throws Throwable {
@@ -937,6 +948,18 @@ final class UcxChannel implements Channel {
                 await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
                 signals.complete(pe);
                 finish(pe);
+            }
+            return 0;
+        });
+    }
+
+    /** A quiet, then confirmation of every message to {@code pes}, raises included (a PE applies them in the order sent). */
+    @Override
+    public void settle(int[] pes) {
+        quiet();
+        locked("settle", -1, () -> {
+            if (!closed) {
+                signals.completeAll(pes);
             }
             return 0;
         });

@@ -24,7 +24,7 @@ import org.shmem4j.transport.shm.MappedChannel;
 final class DeferredChannel implements Channel {
     /**
      * One queued operation: {@code deliver} runs on the delivery thread, {@code complete} at quiet;
-     * a raise is not waited for by quiet (the contract lets it complete later), only by close.
+     * a raise is not waited for by quiet (the contract lets it complete later), only by settle and close.
      */
     private record Op(int pe, long epoch, Runnable deliver, Runnable complete, boolean raise) {}
 
@@ -32,18 +32,20 @@ final class DeferredChannel implements Channel {
     private final MemorySegment[] regions;
     /** AMOs are done by {@link NicAtomics} (not atomic with CPU atomics), else by CPU atomics like a mapped peer's. */
     private final boolean nicAtomics;
-    /**
-     * Delivers nothing until the sender drains (quiet, pe_quiet, a blocking access, close) or
-     * queues a raise (which must follow what was queued before it).
-     */
-    private final boolean held;
-    /** Drains in progress: while one is, a held channel delivers. */
-    private int draining;
     private final Liveness liveness;
     private final Consumer<DeferredChannel> onClose;
     /** What the opener said about its threads (the core's choice, which tests check). */
     final ChannelMode mode;
     private final List<Op> queued = new ArrayList<>();
+    /** Queued raises the courier leaves alone for now ({@link Holdback}). */
+    private final List<Op> held = new ArrayList<>();
+    /**
+     * Delivers nothing until the sender drains (quiet, pe_quiet, a blocking access, settle, close)
+     * or queues a raise (which must follow what was queued before it).
+     */
+    private final boolean lazy;
+    /** Drains in progress: while one is, a lazy channel delivers. */
+    private int draining;
     /** Delivered operations whose results quiet still has to hand over. */
     private final List<Op> delivered = new ArrayList<>();
     private final Thread courier;
@@ -51,16 +53,17 @@ final class DeferredChannel implements Channel {
     private boolean closed;
     private RuntimeException failure;
 
-    DeferredChannel(MemorySegment[] regions, Liveness liveness, boolean nicAtomics, boolean held, ChannelMode mode,
+    DeferredChannel(MemorySegment[] regions, Liveness liveness, boolean nicAtomics, boolean lazy, ChannelMode mode,
             Consumer<DeferredChannel> onClose) {
         this.mode = mode;
-        this.held = held;
+        this.lazy = lazy;
         this.target = new MappedChannel(regions);
         this.regions = regions;
         this.nicAtomics = nicAtomics;
         this.liveness = liveness;
         this.onClose = onClose;
         this.courier = Thread.ofPlatform().daemon().name("deferred-courier").start(this::deliverLoop);
+        Holdback.opened(this);
     }
 
     private void deliverLoop() {
@@ -110,18 +113,17 @@ final class DeferredChannel implements Channel {
     }
 
     /**
-     * A random operation of the oldest epoch still queued (fences order epochs, nothing orders
-     * within one), or null when none may go now.
+     * A random operation of the oldest epoch still queued and not held (fences order epochs, nothing
+     * orders within one; a held raise has no later operation to its PE queued, which it would
+     * precede), or null when none may go now.
      */
     private Op pickDeliverable() {
-        if (queued.isEmpty()) {
+        List<Op> free = queued.stream().filter(o -> !held.contains(o)).toList();
+        if (free.isEmpty() || lazy && draining == 0 && free.stream().noneMatch(Op::raise)) {
             return null;
         }
-        long oldest = queued.stream().mapToLong(Op::epoch).min().orElseThrow();
-        if (held && draining == 0 && queued.stream().noneMatch(Op::raise)) {
-            return null;
-        }
-        List<Op> candidates = queued.stream().filter(o -> o.epoch() == oldest).toList();
+        long oldest = free.stream().mapToLong(Op::epoch).min().orElseThrow();
+        List<Op> candidates = free.stream().filter(o -> o.epoch() == oldest).toList();
         return candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
     }
 
@@ -135,15 +137,32 @@ final class DeferredChannel implements Channel {
     }
 
     private void enqueue(int pe, Runnable deliver, Runnable complete) {
-        enqueue(pe, deliver, complete, false);
+        enqueue(pe, deliver, complete, false, false);
     }
 
-    private synchronized void enqueue(int pe, Runnable deliver, Runnable complete, boolean raise) {
+    /** Queues an operation; a {@code hold} one waits in {@link #held} too (see {@link Holdback}). */
+    private synchronized void enqueue(int pe, Runnable deliver, Runnable complete, boolean raise, boolean hold) {
         if (closed) {
             throw new IllegalStateException("deferred channel used after close");
         }
-        queued.add(new Op(pe, epoch, deliver, complete, raise));
+        held.removeIf(o -> o.pe() == pe); // it goes before this later operation to its PE
+        Op op = new Op(pe, epoch, deliver, complete, raise);
+        queued.add(op);
+        if (hold) {
+            held.add(op);
+        }
         notifyAll();
+    }
+
+    /** Lets the held raises go and waits until they were delivered; how many there were. */
+    synchronized int releaseHeld() {
+        List<Op> released = List.copyOf(held);
+        held.clear();
+        notifyAll();
+        while (released.stream().anyMatch(queued::contains)) {
+            waitHere();
+        }
+        return released.size();
     }
 
     /**
@@ -153,6 +172,9 @@ final class DeferredChannel implements Channel {
     private void drain(int pe, boolean raises) {
         List<Op> done = new ArrayList<>();
         synchronized (this) {
+            if (raises && held.removeIf(o -> pe < 0 || o.pe() == pe)) {
+                notifyAll();
+            }
             draining++;
             notifyAll();
             try {
@@ -241,7 +263,7 @@ final class DeferredChannel implements Channel {
     public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
         put(pe, offset, src);
         fence(); // after its data and the earlier puts; raises of one epoch may land in any order, as the contract allows
-        enqueue(pe, () -> MappedChannel.raise(regions[pe], flagOffset, value), () -> {}, true);
+        enqueue(pe, () -> MappedChannel.raise(regions[pe], flagOffset, value), () -> {}, true, Holdback.holds(pe, flagOffset));
     }
 
     @Override
@@ -257,6 +279,13 @@ final class DeferredChannel implements Channel {
     @Override
     public void quiet(int pe) {
         drain(pe, false);
+    }
+
+    @Override
+    public void settle(int[] pes) {
+        for (int pe : pes) {
+            drain(pe, true);
+        }
     }
 
     @Override
@@ -276,6 +305,7 @@ final class DeferredChannel implements Channel {
             closed = true;
             notifyAll();
         }
+        Holdback.closed(this);
         onClose.accept(this);
     }
 }

@@ -19,7 +19,7 @@ import org.shmem4j.transport.Transport;
 public class DeferredProvider implements NetworkProvider {
     private final String name;
     private final boolean nicAtomics;
-    private final boolean held;
+    private final boolean lazy;
 
     /** The mode {@code channel} was opened with, if this engine opened it; empty for another engine's (UCX in CI). */
     public static Optional<ChannelMode> modeOf(Channel channel) {
@@ -32,12 +32,12 @@ public class DeferredProvider implements NetworkProvider {
 
     /**
      * @param nicAtomics AMOs as a NIC would do them: not atomic with respect to CPU atomics (see {@link NicAtomics})
-     * @param held deliver nothing until the sender drains or raises a flag (a lazy network, to force orders in tests)
+     * @param lazy deliver nothing until the sender drains or raises a flag (a lazy network, to force orders in tests)
      */
-    DeferredProvider(String name, boolean nicAtomics, boolean held) {
+    DeferredProvider(String name, boolean nicAtomics, boolean lazy) {
         this.name = name;
         this.nicAtomics = nicAtomics;
-        this.held = held;
+        this.lazy = lazy;
     }
 
     @Override
@@ -61,6 +61,6 @@ public class DeferredProvider implements NetworkProvider {
                 regions[pe] = MemorySegment.ofAddress(b.getLong()).reinterpret(b.getLong());
             }
         }
-        return new DeferredTransport(setup.rank(), regions, liveness, nicAtomics, held);
+        return new DeferredTransport(setup.rank(), regions, liveness, nicAtomics, lazy);
     }
 }

@@ -13,20 +13,20 @@ final class DeferredTransport implements Transport {
     private final MemorySegment[] regions;
     private final Liveness liveness;
     private final boolean nicAtomics;
-    private final boolean held;
+    private final boolean lazy;
     private final List<DeferredChannel> open = new ArrayList<>();
 
     /**
      * @param liveness the job's record of mapped regions, or null when the regions outlive the transport
      * @param nicAtomics AMOs done by {@link NicAtomics} instead of CPU atomics
-     * @param held channels deliver nothing until drained or a flag is raised
+     * @param lazy channels deliver nothing until drained or a flag is raised
      */
-    DeferredTransport(int rank, MemorySegment[] regions, Liveness liveness, boolean nicAtomics, boolean held) {
+    DeferredTransport(int rank, MemorySegment[] regions, Liveness liveness, boolean nicAtomics, boolean lazy) {
         this.rank = rank;
         this.regions = regions;
         this.liveness = liveness;
         this.nicAtomics = nicAtomics;
-        this.held = held;
+        this.lazy = lazy;
     }
 
     @Override
@@ -51,7 +51,7 @@ final class DeferredTransport implements Transport {
 
     @Override
     public synchronized Channel openChannel(ChannelMode mode) {
-        DeferredChannel c = new DeferredChannel(regions, liveness, nicAtomics, held, mode, this::closed);
+        DeferredChannel c = new DeferredChannel(regions, liveness, nicAtomics, lazy, mode, this::closed);
         open.add(c);
         return c;
     }

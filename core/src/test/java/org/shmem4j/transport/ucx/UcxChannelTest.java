@@ -156,6 +156,37 @@ class UcxChannelTest extends ChannelContract {
      * target's agent applies the raises before a close without confirmation would drop them, so
      * that half cannot fail here for the want of it; it checks the close's queries and answers.
      */
+    /**
+     * A thread that polls without pause (a waiter that peers keep busy progresses the home worker
+     * and its own channel only) must not starve another channel's worker: the data and signal a
+     * channel accepted (nbi: nothing waits for them) still go out, moved by the progress agent.
+     */
+    @Test
+    @Timeout(120)
+    void anotherChannelProgressesWhileAWaiterPollsWithoutPause() {
+        UcxAvailable.requireUcx("the UCX progress of every channel");
+        long big = 32L << 20, signalAt = big;
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] regions = {arena.allocate(big + 4096, 4096), arena.allocate(big + 4096, 4096)};
+            UcxTransport[] t = openAll(regions);
+            try {
+                Channel waiter = t[0].openChannel(ChannelMode.SHARED), created = t[0].openChannel(ChannelMode.SHARED);
+                regions[0].asSlice(0, big).fill((byte) 7);
+                created.putSignal(1, 0, regions[0].asSlice(0, big), signalAt, 1, false, true);
+                long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a hang fails, it is no speed limit
+                while (regions[1].get(ValueLayout.JAVA_LONG, signalAt) == 0) {
+                    waiter.progress();
+                    assertTrue(System.nanoTime() - bound < 0, "the signal did not arrive in 60 s while a waiter polled");
+                }
+                assertEquals(7, regions[1].get(ValueLayout.JAVA_BYTE, big - 1), "the data's last byte before its signal");
+                created.quiet();
+            } finally {
+                t[0].close();
+                t[1].close();
+            }
+        }
+    }
+
     @Test
     @Timeout(120)
     void messagesAreConfirmedPerChannelAndBeforeTheChannelCloses() {
