@@ -60,7 +60,7 @@ final class Generator {
             int ctx = random.nextInt(2);
             int target = anyPe();
             for (int d = 1 + random.nextInt(3); d > 0; d--) {
-                s.add(write(me, chance(80) ? ctx : 1 - ctx, chance(80) ? target : anyPe(), false));
+                s.add(write(me, chance(80) ? ctx : 1 - ctx, chance(80) ? target : anyPe()));
             }
             maybeRead(s);
             int orderingCtx = chance(80) ? ctx : 1 - ctx;
@@ -78,7 +78,7 @@ final class Generator {
             } // else no ordering at all
             maybeRead(s);
             int observer = kind < 40 && chance(80) ? target : anyPe();
-            s.add(flag(me, chance(80) ? ctx : 1 - ctx, observer));
+            s.add(flag(chance(80) ? ctx : 1 - ctx, observer));
         }
         completeNbiResults(s);
         return s;
@@ -110,32 +110,32 @@ final class Generator {
     }
 
     /** A write of any kind (a store only into the writer's own memory). */
-    private Write write(int me, int ctx, int pe, boolean awaited) {
+    private Write write(int me, int ctx, int pe) {
         int kind = random.nextInt(100);
         if (kind < 18) {
-            return new Put(ctx, pe, slot(1), 1, Put.Form.P, awaited);
+            return new Put(ctx, pe, slot(1), 1, Put.Form.P, false);
         } else if (kind < 32) {
             int n = 1 + random.nextInt(4);
-            return new Put(ctx, pe, slot(n), n, Put.Form.PUT, awaited);
+            return new Put(ctx, pe, slot(n), n, Put.Form.PUT, false);
         } else if (kind < 45) {
             int n = 1 + random.nextInt(4);
-            return new Put(ctx, pe, slot(n), n, Put.Form.PUT_NBI, awaited);
+            return new Put(ctx, pe, slot(n), n, Put.Form.PUT_NBI, false);
         } else if (kind < 70) {
             Amo.Kind k = Amo.Kind.values()[random.nextInt(Amo.Kind.values().length)];
             Amo.Fetch f = k == Amo.Kind.COMPARE_SWAP ? (chance(50) ? Amo.Fetch.BLOCKING : Amo.Fetch.NBI)
                     : Amo.Fetch.values()[random.nextInt(Amo.Fetch.values().length)];
-            return new Amo(ctx, pe, slot(1), k, f, awaited);
+            return new Amo(ctx, pe, slot(1), k, f, false);
         } else if (kind < 85) {
             int n = 1 + random.nextInt(3);
-            return new Op.PutSignal(ctx, pe, slot(n + 1), n, chance(50), chance(40), awaited);
+            return new Op.PutSignal(ctx, pe, slot(n + 1), n, chance(50), chance(40), false);
         } else if (kind < 95) {
-            return new Op.Signal(ctx, pe, slot(1), chance(50), awaited);
+            return new Op.Signal(ctx, pe, slot(1), chance(50), false);
         }
         return new Op.Store(me, slot(1));
     }
 
     /** A flag: a write of one word (or a put-with-signal's signal) its target waits for. */
-    private Write flag(int me, int ctx, int observer) {
+    private Write flag(int ctx, int observer) {
         int kind = random.nextInt(100);
         if (kind < 35) {
             return new Put(ctx, observer, slot(1), 1, Put.Form.P, true);

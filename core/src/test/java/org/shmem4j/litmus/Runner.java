@@ -47,7 +47,7 @@ final class Runner {
 
     /** Runs the program; returns how many checks it made on this PE. */
     long run() {
-        memory = shmem.calloc(ValueLayout.JAVA_LONG, (long) program.rounds() * Math.max(1, program.words()));
+        memory = shmem.calloc(ValueLayout.JAVA_LONG, (long) program.rounds() * program.words());
         shmem.barrierAll();
         List<Op> script = program.script(me);
         for (round = 1; round <= program.rounds(); round++) {
