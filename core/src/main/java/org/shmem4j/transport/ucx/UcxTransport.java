@@ -492,17 +492,19 @@ final class UcxTransport implements Transport {
             closed = true;
             open = List.copyOf(channels);
         }
-        RuntimeException failed = null;
+        Throwable failed = null;
         for (UcxChannel c : open) {
             try {
                 c.close();
-            } catch (RuntimeException e) { // the rest must still go: the heap is unmapped after this
-                if (failed == null) {
-                    failed = e;
-                }
+            } catch (RuntimeException | Error e) { // the rest must still go: the heap is unmapped after this
+                failed = first(failed, e);
             }
         }
-        agent.stop();
+        try {
+            agent.stop(); // else it would progress the home worker into the unmapped heap
+        } catch (RuntimeException e) {
+            failed = first(failed, e);
+        }
         homeLock.lock(); // no waiting thread progresses it from here on
         try {
             // Before the flush: a message or query handled during it would queue an answer that
@@ -519,8 +521,19 @@ final class UcxTransport implements Transport {
             homeLock.unlock();
             arena.close();
         }
-        if (failed != null) {
-            throw failed;
+        if (failed instanceof Error e) {
+            throw e;
         }
+        if (failed != null) {
+            throw (RuntimeException) failed;
+        }
+    }
+
+    private static Throwable first(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }

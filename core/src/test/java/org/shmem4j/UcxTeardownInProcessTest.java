@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,22 +20,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.shmem4j.bootstrap.InProcessHub;
 import org.shmem4j.transport.ucx.UcxAvailable;
 
-/**
- * A shareable context destroyed (by its own destroy, or its team's) while other threads of its PE
- * still use it, over UCX between 2 pseudo-nodes: every use fails with an exception naming its
- * routine, none reaches the destroyed worker. Before, a fence racing the destruction called
- * {@code ucp_worker_fence} on the freed worker and crashed the JVM.
- */
+/** Teardown over UCX between pseudo-nodes. */
 @Timeout(300)
-class ContextTeardownInProcessTest {
+class UcxTeardownInProcessTest {
     private static final int ROUNDS = 40, THREADS = 3;
 
+    private static Map<String, String> ucx(int nodes) {
+        UcxAvailable.requireUcx("teardown over UCX");
+        return InProcessTestSupport.env(InProcessHub.NODES, Integer.toString(nodes), "SHMEM_NETWORK", "ucx");
+    }
+
+    /**
+     * A shareable context destroyed (by its own destroy, or its team's) while other threads of its
+     * PE still use it: every use fails with an exception naming its routine, none reaches the
+     * destroyed worker. Before, a fence racing the destruction called {@code ucp_worker_fence} on
+     * the freed worker and crashed the JVM.
+     */
     @ParameterizedTest(name = "destroyed by {0}")
     @ValueSource(strings = {"ctx_destroy", "team_destroy"})
     void usesRacingTheDestructionOfTheirContextFailCleanly(String destroyedBy) {
-        UcxAvailable.requireUcx("contexts destroyed while in use over UCX");
-        var env = InProcessTestSupport.env(InProcessHub.NODES, "2", "SHMEM_NETWORK", "ucx");
-        InProcessTestSupport.runWith(2, env, () -> {
+        InProcessTestSupport.runWith(2, ucx(2), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int peer = 1 - shmem.myPe(); // on the other node
                 SymmetricLongArray x = shmem.calloc(ValueLayout.JAVA_LONG, 8);
