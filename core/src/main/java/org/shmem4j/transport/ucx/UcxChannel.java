@@ -1036,7 +1036,10 @@ final class UcxChannel implements Channel {
     private void release(boolean flushed) {
         transport.agent().unwatch(worker, lock);
         try {
-            posted.abandon(); // quiet completed them, unless a gone peer made it fail
+            posted.abandon(); // quiet completed them, unless a gone peer or the job's end made it fail
+            if (!flushed) { // connections under way are set up (or fail) before they are closed: see flushWithin
+                UcxTransport.flushWithin(ucx, worker);
+            }
             for (int pe = 0; pe < endpoints.length; pe++) {
                 if (endpoints[pe] != null) {
                     if (flushed) {
