@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.BooleanSupplier;
 import org.shmem4j.Context;
 import org.shmem4j.ShmemException;
+import org.shmem4j.ShmemGlobalExit;
 import org.shmem4j.SymmetricObject;
 import org.shmem4j.Team;
 import org.shmem4j.ThreadLevel;
@@ -302,17 +303,24 @@ final class PeRuntime extends ShmemBase {
      */
     void abandon() {
         if (!closed) {
+            // A gone peer, or the job's end (a global exit ends waits with an Error), may fail
+            // each step; what could not complete is lost with the job, and the steps after it
+            // still run: nothing may stay mapped or open.
             try {
                 quiet();
-            } catch (RuntimeException peerGone) {
-                // what could not complete is lost with the job; the announcement still goes out
+            } catch (RuntimeException | ShmemGlobalExit peerGoneOrJobEnding) {
+                // the announcement still goes out
             }
-            lastFinalize.announceLeaving(world.access());
+            try {
+                lastFinalize.announceLeaving(world.access());
+            } catch (RuntimeException | ShmemGlobalExit jobEnding) {
+                // the peers learn of the end from the job
+            }
             try {
                 release();
-            } catch (RuntimeException secondary) {
-                // a gone peer failed the network's completion; the job already ends with the
-                // failure that made this PE leave, and release() still unmapped everything
+            } catch (RuntimeException | ShmemGlobalExit secondary) {
+                // the job already ends with the failure that made this PE leave, and release()
+                // still unmapped everything
             }
         }
     }

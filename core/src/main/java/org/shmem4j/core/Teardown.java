@@ -31,11 +31,11 @@ final class Teardown {
      * others attached to it as suppressed.
      */
     void release() {
-        RuntimeException first = null;
+        Throwable first = null;
         while (!built.isEmpty()) {
             try {
                 built.pop().run();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) { // errors too: a global exit met in a wait must not leave the heap mapped
                 if (first == null) {
                     first = e;
                 } else {
@@ -43,8 +43,11 @@ final class Teardown {
                 }
             }
         }
+        if (first instanceof Error e) {
+            throw e;
+        }
         if (first != null) {
-            throw first;
+            throw (RuntimeException) first;
         }
     }
 
@@ -55,7 +58,7 @@ final class Teardown {
     void failed(Throwable cause) {
         try {
             release();
-        } catch (RuntimeException secondary) {
+        } catch (RuntimeException | Error secondary) {
             cause.addSuppressed(secondary);
         }
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.shmem4j.ShmemGlobalExit;
 
 /** The init sequence's teardown: reverse order, every part released even when one fails, failures kept. */
 class TeardownTest {
@@ -51,6 +52,24 @@ class TeardownTest {
         assertEquals(List.of("context", "memory"), released);
         assertEquals(1, first.getSuppressed().length);
         assertEquals("network close failed", first.getSuppressed()[0].getMessage());
+    }
+
+    /**
+     * A global exit ends every wait with an error, also a wait inside a release (a channel's close
+     * completing its operations): the parts after it are released all the same (before, the error
+     * skipped them, leaving the network engine running over a heap that stayed mapped).
+     */
+    @Test
+    void anErrorInAReleaseStillReleasesTheRestAndIsThrown() {
+        part("memory");
+        part("network");
+        teardown.add("context", s -> {
+            throw new ShmemGlobalExit(3, "PE 1 called shmem_global_exit(3)");
+        });
+        part("teams");
+        ShmemGlobalExit exit = assertThrows(ShmemGlobalExit.class, teardown::release);
+        assertEquals(3, exit.status());
+        assertEquals(List.of("teams", "network", "memory"), released);
     }
 
     @Test

@@ -209,14 +209,23 @@ final class ProgressAgent {
         return armed;
     }
 
-    /** Wakes the agent, waits for it to end, and reports a failure it met. */
+    /**
+     * Wakes the agent, waits for it to end, and reports a failure it met. The wait outlasts an
+     * interrupt (a timed-out in-process job interrupts its PEs): the workers are destroyed next.
+     */
     void stop() {
         stopping = true;
         if (thread.isAlive()) {
             wake();
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
+            boolean interrupted = false;
+            while (thread.isAlive()) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }

@@ -98,9 +98,6 @@ final class UcxChannel implements Channel {
         if (pe < 0 || pe >= endpoints.length || !transport.reaches(pe)) {
             throw new ShmemException(what + ": PE " + pe + " is not reached by the UCX network engine");
         }
-        if (closed) {
-            throw new IllegalStateException(what + ": the UCX channel is closed");
-        }
         int failure = failures.get(pe);
         if (failure != Ucx.OK) {
             throw transport.peerLost(pe, what + ": PE " + pe + " is unreachable, its UCX endpoint failed: " + ucx.describe(failure));
@@ -710,6 +707,9 @@ final class UcxChannel implements Channel {
         lock.lock();
         lastUse = System.nanoTime();
         try {
+            if (closed) { // its worker, endpoints and memory are gone: a context destroyed meanwhile
+                throw new IllegalStateException(what + ": the UCX channel is closed");
+            }
             return step.run();
         } catch (RuntimeException | Error e) {
             throw e;
@@ -913,7 +913,7 @@ final class UcxChannel implements Channel {
     /** UCX's fence orders RMA and atomics among themselves; {@link Signals} orders them with the messages. */
     @Override
     public void fence() {
-        locked("ucp_worker_fence", -1, () -> {
+        locked("fence", -1, () -> {
             ucx.check((int) ucx.workerFence.invokeExact(worker), "ucp_worker_fence");
             signals.fence();
             return 0;
@@ -930,11 +930,9 @@ final class UcxChannel implements Channel {
     @Override
     public void quiet() {
         locked("quiet", -1, () -> {
-            if (!closed) {
-                await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
-                signals.complete(-1);
-                finish(-1);
-            }
+            await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
+            signals.complete(-1);
+            finish(-1);
             return 0;
         });
     }
@@ -944,7 +942,7 @@ final class UcxChannel implements Channel {
     public void quiet(int pe) {
         locked("pe_quiet", pe, () -> {
             MemorySegment ep = pe >= 0 && pe < endpoints.length ? endpoints[pe] : null;
-            if (ep != null && !closed) { // else nothing was ever issued to it
+            if (ep != null) { // else nothing was ever issued to it
                 await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
                 signals.complete(pe);
                 finish(pe);
@@ -1061,7 +1059,10 @@ final class UcxChannel implements Channel {
     private void release(boolean flushed) {
         transport.agent().unwatch(worker, lock);
         try {
-            posted.abandon(); // quiet completed them, unless a gone peer made it fail
+            posted.abandon(); // quiet completed them, unless a gone peer or the job's end made it fail
+            if (!flushed) { // connections under way are set up (or fail) before they are closed: see flushWithin
+                UcxTransport.flushWithin(ucx, worker);
+            }
             for (int pe = 0; pe < endpoints.length; pe++) {
                 if (endpoints[pe] != null) {
                     if (flushed) {

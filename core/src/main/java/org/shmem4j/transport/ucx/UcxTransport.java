@@ -36,7 +36,7 @@ import org.shmem4j.transport.Transport;
  * Each context's {@link UcxChannel} has a worker of its own and connects to the peers' home workers.
  */
 final class UcxTransport implements Transport {
-    private static final long HOME_FLUSH_BOUND_NANOS = 5_000_000_000L;
+    private static final long FLUSH_BOUND_NANOS = 5_000_000_000L;
 
     private final Ucx.Library ucx;
     private final MemorySegment context;
@@ -457,21 +457,25 @@ final class UcxTransport implements Transport {
     }
 
     /**
-     * Sends what the home worker still has queued, chiefly its replies to peers that are connecting
-     * to it right now: UCX 1.13 aborts the process (an assertion later releases removed) when a
-     * worker is destroyed, or its connection fails, with such a reply still queued. With the agent
-     * stopped, nothing handles a request that arrives after this. Bounded: a peer that never
-     * answers cannot hold the teardown.
+     * Sends what {@code worker} still has queued, progressing it, for at most {@link #FLUSH_BOUND_NANOS}:
+     * chiefly the connections under way, before the worker (or an endpoint of it) goes. UCX 1.13
+     * aborts the process when a connection fails with its wireup reply still queued (an assertion
+     * in {@code ucp_request_send_state_ff}, removed in 1.14): on the side that answers, when the
+     * side that connects closes before the reply went out. So a home worker sends its replies
+     * before it is destroyed, and a channel waits for its connections to be set up (or to fail:
+     * the peer is gone) before it force-closes them. Bounded by time, not by the job's liveness:
+     * a job that is ending is exactly when peers tear down while others still connect; a peer that
+     * never answers cannot hold the teardown longer.
      */
-    private void flushHome() throws Throwable {
+    static void flushWithin(Ucx.Library ucx, MemorySegment worker) throws Throwable {
         try (Arena a = Arena.ofConfined()) {
-            MemorySegment request = (MemorySegment) ucx.workerFlushNbx.invokeExact(home, a.allocate(Ucx.REQUEST_PARAM_SIZE, 8));
+            MemorySegment request = (MemorySegment) ucx.workerFlushNbx.invokeExact(worker, a.allocate(Ucx.REQUEST_PARAM_SIZE, 8));
             if (request.address() == 0 || Ucx.isError(request)) {
                 return; // nothing was queued, or the flush failed at once (a peer is gone): nothing to wait for
             }
-            long deadline = System.nanoTime() + HOME_FLUSH_BOUND_NANOS;
+            long deadline = System.nanoTime() + FLUSH_BOUND_NANOS;
             while ((int) ucx.requestCheckStatus.invokeExact(request) == Ucx.INPROGRESS && System.nanoTime() - deadline < 0) {
-                if ((int) ucx.workerProgress.invokeExact(home) == 0) {
+                if ((int) ucx.workerProgress.invokeExact(worker) == 0) {
                     Thread.yield();
                 }
             }
@@ -492,23 +496,25 @@ final class UcxTransport implements Transport {
             closed = true;
             open = List.copyOf(channels);
         }
-        RuntimeException failed = null;
+        Throwable failed = null;
         for (UcxChannel c : open) {
             try {
                 c.close();
-            } catch (RuntimeException e) { // the rest must still go: the heap is unmapped after this
-                if (failed == null) {
-                    failed = e;
-                }
+            } catch (RuntimeException | Error e) { // the rest must still go: the heap is unmapped after this
+                failed = first(failed, e);
             }
         }
-        agent.stop();
+        try {
+            agent.stop(); // else it would progress the home worker into the unmapped heap
+        } catch (RuntimeException e) {
+            failed = first(failed, e);
+        }
         homeLock.lock(); // no waiting thread progresses it from here on
         try {
             // Before the flush: a message or query handled during it would queue an answer that
-            // the flush need not send. Everyone has finalized, so what still arrives is not needed.
+            // the flush need not send. This PE has finalized or left: what still arrives is not needed.
             SignalMessages.stopServing(serving); // the region is unmapped after this
-            flushHome();
+            flushWithin(ucx, home); // with the agent stopped, nothing handles a request that arrives after this
             ucx.workerDestroy.invokeExact(home);
             homeDestroyed = true;
             int ignored = (int) ucx.memUnmap.invokeExact(context, memh);
@@ -519,8 +525,19 @@ final class UcxTransport implements Transport {
             homeLock.unlock();
             arena.close();
         }
-        if (failed != null) {
-            throw failed;
+        if (failed instanceof Error e) {
+            throw e;
         }
+        if (failed != null) {
+            throw (RuntimeException) failed;
+        }
+    }
+
+    private static Throwable first(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }

@@ -11,14 +11,17 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -311,6 +314,99 @@ class UcxChannelTest extends ChannelContract {
                 assertEquals(2, t[1].sendersKnown(), "records at the target: one per channel open at once");
                 kept.close();
             } finally {
+                t[0].close();
+                t[1].close();
+            }
+        }
+    }
+
+    /** Every operation of a closed channel: an exception naming it, no call into UCX (its worker is destroyed). */
+    private static final List<Map.Entry<String, Consumer<Channel>>> OPERATIONS = List.of(
+            Map.entry("put", c -> c.put(1, 0, MemorySegment.ofArray(new long[1]))),
+            Map.entry("put_nbi", c -> c.putNbi(1, 0, MemorySegment.ofArray(new long[1]))),
+            Map.entry("get", c -> c.get(MemorySegment.ofArray(new long[1]), 1, 0)),
+            Map.entry("get_nbi", c -> c.getNbi(MemorySegment.ofArray(new long[1]), 1, 0)),
+            Map.entry("fetching atomic", c -> c.fetchingAtomic(AtomicOp.ADD, 8, 1, 8, 1, 0)),
+            Map.entry("fetching atomic nbi", c -> c.fetchingAtomicNbi(MemorySegment.ofArray(new long[1]), AtomicOp.ADD, 8, 1, 8, 1, 0)),
+            Map.entry("atomic", c -> c.atomic(AtomicOp.ADD, 8, 1, 8, 1)),
+            Map.entry("put_signal", c -> c.putSignal(1, 0, MemorySegment.ofArray(new long[1]), 16, 1, true, false)),
+            Map.entry("signal", c -> c.putRaise(1, 0, MemorySegment.ofArray(new long[1]), 24, 1)),
+            Map.entry("fence", Channel::fence),
+            Map.entry("quiet", Channel::quiet),
+            Map.entry("pe_quiet", c -> c.quiet(1)));
+
+    /**
+     * A context destroyed (its channel closed) while, or before, another thread uses it: each
+     * operation fails naming itself. Before, a fence reached the destroyed worker (the JVM crashed
+     * in {@code ucp_worker_fence}, or went on with freed memory) where the others failed.
+     */
+    @Test
+    @Timeout(120)
+    void everyOperationOfAClosedChannelFailsNamingItself() {
+        UcxAvailable.requireUcx("operations of a closed UCX channel");
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
+            UcxTransport[] t = openAll(regions);
+            try {
+                Channel c = t[0].openChannel(ChannelMode.SHARED);
+                c.put(1, 0, MemorySegment.ofArray(new long[] {1})); // connected, so there is an endpoint to misuse
+                c.close();
+                for (var op : OPERATIONS) {
+                    var e = assertThrows(IllegalStateException.class, () -> op.getValue().accept(c), op.getKey());
+                    assertEquals(op.getKey() + ": the UCX channel is closed", e.getMessage());
+                }
+                c.progress(); // a waiter's poll: the home worker only
+                c.parking();
+                c.close(); // idempotent
+            } finally {
+                t[0].close();
+                t[1].close();
+            }
+        }
+    }
+
+    /**
+     * Threads of a shared context hammer it with every operation while another thread closes it,
+     * many times: each thread stops at an {@link IllegalStateException} naming its operation, and
+     * nothing reaches the destroyed worker (before, fence did: the JVM crashed).
+     */
+    @Test
+    @Timeout(300)
+    void aChannelClosedWhileThreadsUseItFailsThemCleanly() throws Exception {
+        UcxAvailable.requireUcx("a UCX channel closed while in use");
+        int threads = 3, rounds = 150;
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
+            UcxTransport[] t = openAll(regions);
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                for (int round = 0; round < rounds; round++) {
+                    Channel c = t[0].openChannel(ChannelMode.SHARED);
+                    var started = new CountDownLatch(threads);
+                    List<Future<String>> users = new ArrayList<>();
+                    for (int u = 0; u < threads; u++) {
+                        int first = (round + u) % OPERATIONS.size();
+                        users.add(pool.submit(() -> {
+                            started.countDown();
+                            for (int i = first; ; i++) {
+                                var op = OPERATIONS.get(i % OPERATIONS.size());
+                                try {
+                                    op.getValue().accept(c);
+                                } catch (IllegalStateException closed) {
+                                    assertEquals(op.getKey() + ": the UCX channel is closed", closed.getMessage());
+                                    return op.getKey();
+                                }
+                            }
+                        }));
+                    }
+                    assertTrue(started.await(60, TimeUnit.SECONDS), "the users did not start");
+                    c.close();
+                    for (Future<String> user : users) {
+                        user.get(60, TimeUnit.SECONDS); // an assertion or another failure fails the test here
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
                 t[0].close();
                 t[1].close();
             }
