@@ -12,12 +12,16 @@ import org.shmem4j.ShmemGlobalExit;
 import org.shmem4j.bootstrap.InProcessHub;
 import org.shmem4j.core.PeSlot;
 import org.shmem4j.core.Runtimes;
+import org.shmem4j.transport.shm.RegionMappings;
 
 /**
  * Runs an OpenSHMEM program with its PEs as threads of this JVM: each thread calls the same
  * program body, and {@code Shmem.init()} inside it returns that thread's PE. The PEs share memory
- * exactly as separate processes do (each maps the others' heap files), so this is the real data
- * path with a faster start; tests use it, and so can programs that want PEs without a launcher.
+ * as separate processes do (through the heap files, each mapped once in this JVM and shared by
+ * the PEs), so this is the real data path with a faster start; tests use it, and so can programs
+ * that want PEs without a launcher. A PE's heap stays mapped until the job's last PE finalizes, so
+ * a segment it handed out ({@code elements()}, {@code ptr}) can be read after its own finalize
+ * while other PEs of the job still run; the library's own routines still refuse to run then.
  *
  * <p>A PE that throws ends the job: the others' waits fail with the reason, instead of hanging.
  */
@@ -70,9 +74,11 @@ public final class InProcessJob {
     private static Result run(InProcessHub hub, int npes, Duration timeout, Program program) {
         Throwable[] failure = new Throwable[npes];
         Thread[] threads = new Thread[npes];
+        // The PEs map each heap file once between them, not once each (the process's map count).
+        RegionMappings regionMappings = new RegionMappings();
         for (int pe = 0; pe < npes; pe++) {
             int rank = pe;
-            PeSlot slot = new PeSlot(() -> hub.bootstrap(rank));
+            PeSlot slot = new PeSlot(() -> hub.bootstrap(rank), regionMappings);
             threads[pe] = Thread.ofPlatform().name("pe-" + rank).unstarted(() -> {
                 try {
                     ScopedValue.where(Runtimes.IN_PROCESS_PE, slot).call(() -> {

@@ -1,7 +1,6 @@
 package org.shmem4j.transport.shm;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -26,13 +25,22 @@ import org.shmem4j.transport.Transport;
  * <p>Files are named {@code shmem4j-<job>-<rank>-<random>}, created with mode 0600, and unlinked as
  * soon as every PE has mapped every peer's file: from then on a killed PE leaves nothing behind.
  * (The launcher deletes {@code shmem4j-<job>-*} too, for a death before that point.)
+ *
+ * <p>The PEs of one process share one mapping of each region ({@link RegionMappings}): a process
+ * holds one mapping per PE of its node: N for an in-process job of N PEs (each PE mapping every
+ * peer's file took N<sup>2</sup>), L for a launched PE with L PEs on its node. Per world PE, a PE
+ * holds one reference here (the segment, null off the node) and one in its route table.
  */
 public final class ShmTransport implements Transport {
-    private final Arena arena;
+    private final RegionMappings table;
+    /** This PE's uses of the process's mappings: one per PE of its node, released by close. */
+    private final RegionMappings.Mapping[] held;
+    /** Per world PE its region's segment, null off this node (the channels index it by rank). */
     private final MemorySegment[] mappings;
 
-    private ShmTransport(Arena arena, MemorySegment[] mappings) {
-        this.arena = arena;
+    private ShmTransport(RegionMappings table, RegionMappings.Mapping[] held, MemorySegment[] mappings) {
+        this.table = table;
+        this.held = held;
         this.mappings = mappings;
     }
 
@@ -40,9 +48,11 @@ public final class ShmTransport implements Transport {
      * Collective over the bootstrap: creates and maps this PE's region of {@code regionBytes},
      * maps the regions of the PEs on this node, then unlinks the files.
      *
+     * @param table the mappings of this process's PEs, which this PE uses and adds to (one mapping
+     *              per region file per process, however many PEs of the process use it)
      * @param nodeIds physical node identity of every PE (indexed by rank, {@code Bootstrap.nodeId()}): PEs of one node map each other, whatever hosts they are declared on
      */
-    public static ShmTransport open(Bootstrap bootstrap, String[] nodeIds, Path dir, long regionBytes) {
+    public static ShmTransport open(RegionMappings table, Bootstrap bootstrap, String[] nodeIds, Path dir, long regionBytes) {
         int rank = bootstrap.rank();
         String myNode = nodeIds[rank];
         int localPes = 0;
@@ -65,8 +75,8 @@ public final class ShmTransport implements Transport {
         byte[][] paths = bootstrap.allGather(failure == null
                 ? ("ok:" + own).getBytes(StandardCharsets.UTF_8)
                 : ("error:" + failure).getBytes(StandardCharsets.UTF_8));
-        Arena arena = Arena.ofShared();
-        MemorySegment[] mappings = new MemorySegment[nodeIds.length];
+        ShmTransport shm = new ShmTransport(table, new RegionMappings.Mapping[localPes], new MemorySegment[nodeIds.length]);
+        int mapped = 0;
         try {
             for (int pe = 0; pe < paths.length; pe++) {
                 String entry = new String(paths[pe], StandardCharsets.UTF_8);
@@ -75,18 +85,31 @@ public final class ShmTransport implements Transport {
                             + entry.substring("error:".length()));
                 }
                 if (nodeIds[pe].equals(myNode)) {
-                    mappings[pe] = map(Path.of(entry.substring("ok:".length())), regionBytes, arena);
+                    RegionMappings.Mapping m = acquire(table, pe, Path.of(entry.substring("ok:".length())), regionBytes);
+                    shm.held[mapped++] = m;
+                    shm.mappings[pe] = m.segment();
                 }
             }
             bootstrap.barrier();
-        } catch (RuntimeException | IOException e) {
-            arena.close();
-            deleteQuietly(own);
-            throw e instanceof ShmemException se ? se
-                    : new ShmemException("shmem_init: mapping the symmetric heaps failed: " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            try {
+                shm.close();
+            } finally {
+                deleteQuietly(own);
+            }
+            throw e;
         }
         deleteQuietly(own);
-        return new ShmTransport(arena, mappings);
+        return shm;
+    }
+
+    private static RegionMappings.Mapping acquire(RegionMappings table, int pe, Path file, long regionBytes) {
+        try {
+            return table.acquire(file, regionBytes);
+        } catch (IOException | RuntimeException e) {
+            // names the peer: a file missing because its owner failed reads otherwise as a bare path
+            throw new ShmemException("shmem_init: mapping the symmetric heap of PE " + pe + " failed: " + e, e);
+        }
     }
 
     private static void checkSpace(Path dir, long regionBytes, int localPes) throws IOException {
@@ -106,12 +129,6 @@ public final class ShmTransport implements Transport {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             // A sparse file: tmpfs pages are allocated on first touch.
             ch.write(ByteBuffer.wrap(new byte[1]), bytes - 1);
-        }
-    }
-
-    private static MemorySegment map(Path file, long bytes, Arena arena) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
         }
     }
 
@@ -156,8 +173,13 @@ public final class ShmTransport implements Transport {
         return new MappedChannel(mappings);
     }
 
+    /** Releases this PE's use of every mapping; the process's last user of a region unmaps it. */
     @Override
     public void close() {
-        arena.close();
+        for (RegionMappings.Mapping m : held) {
+            if (m != null) { // null past the last one acquired when init failed
+                table.release(m);
+            }
+        }
     }
 }
