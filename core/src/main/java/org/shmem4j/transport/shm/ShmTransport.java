@@ -32,15 +32,13 @@ import org.shmem4j.transport.Transport;
  * holds one reference here (the segment, null off the node) and one in its route table.
  */
 public final class ShmTransport implements Transport {
-    private final RegionMappings table;
-    /** This PE's uses of the process's mappings: one per PE of its node, released by close. */
-    private final RegionMappings.Mapping[] held;
+    /** The process's mappings of this init's regions, which this PE uses until close. */
+    private final RegionMappings.Share share;
     /** Per world PE its region's segment, null off this node (the channels index it by rank). */
     private final MemorySegment[] mappings;
 
-    private ShmTransport(RegionMappings table, RegionMappings.Mapping[] held, MemorySegment[] mappings) {
-        this.table = table;
-        this.held = held;
+    private ShmTransport(RegionMappings.Share share, MemorySegment[] mappings) {
+        this.share = share;
         this.mappings = mappings;
     }
 
@@ -75,8 +73,8 @@ public final class ShmTransport implements Transport {
         byte[][] paths = bootstrap.allGather(failure == null
                 ? ("ok:" + own).getBytes(StandardCharsets.UTF_8)
                 : ("error:" + failure).getBytes(StandardCharsets.UTF_8));
-        ShmTransport shm = new ShmTransport(table, new RegionMappings.Mapping[localPes], new MemorySegment[nodeIds.length]);
-        int mapped = 0;
+        // joined after the exchange: every PE of the job has left the previous init's share by then
+        ShmTransport shm = new ShmTransport(table.join(), new MemorySegment[nodeIds.length]);
         try {
             for (int pe = 0; pe < paths.length; pe++) {
                 String entry = new String(paths[pe], StandardCharsets.UTF_8);
@@ -85,9 +83,7 @@ public final class ShmTransport implements Transport {
                             + entry.substring("error:".length()));
                 }
                 if (nodeIds[pe].equals(myNode)) {
-                    RegionMappings.Mapping m = acquire(table, pe, Path.of(entry.substring("ok:".length())), regionBytes);
-                    shm.held[mapped++] = m;
-                    shm.mappings[pe] = m.segment();
+                    shm.mappings[pe] = map(shm.share, pe, Path.of(entry.substring("ok:".length())), regionBytes);
                 }
             }
             bootstrap.barrier();
@@ -103,9 +99,9 @@ public final class ShmTransport implements Transport {
         return shm;
     }
 
-    private static RegionMappings.Mapping acquire(RegionMappings table, int pe, Path file, long regionBytes) {
+    private static MemorySegment map(RegionMappings.Share share, int pe, Path file, long regionBytes) {
         try {
-            return table.acquire(file, regionBytes);
+            return share.map(file, regionBytes);
         } catch (IOException | RuntimeException e) {
             // names the peer: a file missing because its owner failed reads otherwise as a bare path
             throw new ShmemException("shmem_init: mapping the symmetric heap of PE " + pe + " failed: " + e, e);
@@ -173,13 +169,9 @@ public final class ShmTransport implements Transport {
         return new MappedChannel(mappings);
     }
 
-    /** Releases this PE's use of every mapping; the process's last user of a region unmaps it. */
+    /** This PE leaves the process's mappings; the last PE of the process to leave unmaps them. */
     @Override
     public void close() {
-        for (RegionMappings.Mapping m : held) {
-            if (m != null) { // null past the last one acquired when init failed
-                table.release(m);
-            }
-        }
+        share.leave();
     }
 }
