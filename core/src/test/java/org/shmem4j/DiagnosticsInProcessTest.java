@@ -2,6 +2,7 @@ package org.shmem4j;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -78,8 +79,12 @@ class DiagnosticsInProcessTest {
         assertEquals(1, r.status());
         // Whichever PE returned first is reported; the others may fail by the job's abort, which names it.
         String message = r.failuresByPe().get(0).getMessage();
-        assertTrue(message.matches("(?s).*PE [01] returned without calling shmem_finalize \\(close\\); initialize with"
+        assertTrue(message.matches("(?s).*returned without calling shmem_finalize \\(close\\); initialize with"
                 + " try \\(Shmem shmem = Shmem.init\\(\\)\\) \\{ \\.\\.\\. \\}.*"), message);
-        assertTrue(npes == 2 || message.startsWith("PE 0 returned"), message);
+        assertTrue(npes == 2 || message.startsWith("returned"), message);
+        // the report names the PE: the message does not (so PEs failing alike are reported once)
+        AssertionError report = assertThrows(AssertionError.class, r::orThrow);
+        assertTrue(report.getMessage().matches("(?s).*\\n  PEs? [0-9, ()-]+: java.lang.IllegalStateException: returned without.*"),
+                report.getMessage());
     }
 }

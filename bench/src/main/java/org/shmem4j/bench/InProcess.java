@@ -34,9 +34,10 @@ public final class InProcess {
                 throw new IllegalStateException(program + " ended with status " + s);
             }
         });
-        for (Throwable t : result.failures()) {
-            System.err.println("in-process job: " + t);
+        if (result.timedOut()) {
+            System.err.println("in-process job: " + result.failures().getFirst());
         }
+        result.failureGroups().forEach(g -> System.err.println("in-process job: " + g));
         System.exit(result.timedOut() ? 124 : result.status());
     }
 }

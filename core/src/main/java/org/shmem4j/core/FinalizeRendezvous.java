@@ -91,7 +91,7 @@ final class FinalizeRendezvous {
      */
     void checkPeerNotGone(int pe, BooleanSupplier satisfied) {
         if (!announced(me) && announced(pe) && !satisfied.getAsBoolean()) {
-            throw new ShmemException("PE " + pe + " entered shmem_finalize while PE " + me + " waits for it in a"
+            throw new ShmemException("PE " + pe + " entered shmem_finalize while this PE waits for it in a"
                     + " collective or barrier: the PEs' collective calls are out of order, or PE " + pe + " failed");
         }
     }

@@ -6,6 +6,7 @@ import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
+import org.shmem4j.transport.shm.RegionMappings;
 import org.shmem4j.transport.shm.ShmTransport;
 
 /**
@@ -16,11 +17,14 @@ import org.shmem4j.transport.shm.ShmTransport;
 record PeMemory(ShmTransport shm, MemorySegment[] routes, SymmetricHeap heap) {
     private static final long PAGE = 4096;
 
-    /** Collective: creates and maps the regions of this node's PEs, then lays the heap out in this PE's. */
-    static PeMemory open(Bootstrap bootstrap, Topology topology, Parameters params, Profiler profiler, SymmetricHeap.HeapSync sync) {
+    /**
+     * Collective: creates and maps the regions of this node's PEs (through {@code table}, the
+     * mappings this process's PEs share), then lays the heap out in this PE's.
+     */
+    static PeMemory open(RegionMappings table, Bootstrap bootstrap, Topology topology, Parameters params, Profiler profiler, SymmetricHeap.HeapSync sync) {
         long reserved = roundUp(params.get(Params.RESERVED_SIZE), PAGE);
         long user = roundUp(params.get(Params.SYMMETRIC_SIZE), PAGE);
-        ShmTransport shm = ShmTransport.open(bootstrap, topology.nodeIds(), params.get(Params.SHM_DIR), reserved + user);
+        ShmTransport shm = ShmTransport.open(table, bootstrap, topology.nodeIds(), params.get(Params.SHM_DIR), reserved + user);
         try {
             MemorySegment[] routes = new MemorySegment[bootstrap.size()];
             for (int pe = 0; pe < routes.length; pe++) {

@@ -78,7 +78,7 @@ final class PeRuntime extends ShmemBase {
         Teardown parts = new Teardown();
         try {
             // memory: this node's regions mapped, the routes to them, the heap in this PE's region
-            PeMemory memory = parts.add(PeMemory.open(bootstrap, topology, params, profiler, new SymmetricHeap.HeapSync() {
+            PeMemory memory = parts.add(PeMemory.open(slot.regionMappings(), bootstrap, topology, params, profiler, new SymmetricHeap.HeapSync() {
                 @Override
                 public void barrier() {
                     barrierAll();

@@ -2,6 +2,7 @@ package org.shmem4j.core;
 
 import java.util.function.Supplier;
 import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.transport.shm.RegionMappings;
 
 /**
  * Where a PE keeps its library instance between init calls: one per process for a launched PE,
@@ -10,15 +11,25 @@ import org.shmem4j.bootstrap.Bootstrap;
  */
 public final class PeSlot {
     private final Supplier<Bootstrap> connect;
+    private final RegionMappings regionMappings;
     private Bootstrap bootstrap;
     private PeRuntime current;
     /** Set by start_pes: the program's end finalizes the PE (implicit finalization). */
     private boolean finalizeAtEnd;
     private boolean announced;
 
-    /** @param connect makes the bootstrap on the first init (a query must not connect to a launcher) */
-    public PeSlot(Supplier<Bootstrap> connect) {
+    /**
+     * @param connect makes the bootstrap on the first init (a query must not connect to a launcher)
+     * @param regionMappings the region mappings of this PE's process, shared with the other PEs of
+     *                       the process (an in-process job's), so each region is mapped once per process
+     */
+    public PeSlot(Supplier<Bootstrap> connect, RegionMappings regionMappings) {
         this.connect = connect;
+        this.regionMappings = regionMappings;
+    }
+
+    RegionMappings regionMappings() {
+        return regionMappings;
     }
 
     public synchronized Bootstrap bootstrap() {

@@ -11,6 +11,7 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
 import org.shmem4j.bootstrap.pmix.PmixBootstrap;
 import org.shmem4j.core.coll.TeamCollectives;
+import org.shmem4j.transport.shm.RegionMappings;
 
 /**
  * Entry point behind {@code Shmem.init}: finds this PE's {@link PeSlot} (the in-process job's, if
@@ -25,7 +26,7 @@ public final class Runtimes {
 
     /** The process is the PE: its slot is process-wide by nature, created on first use. */
     private static final class ProcessPe {
-        static final PeSlot SLOT = new PeSlot(() -> processBootstrap(System.getenv()));
+        static final PeSlot SLOT = new PeSlot(() -> processBootstrap(System.getenv()), new RegionMappings());
 
         /** oshrun's variables first (an oshrun inside an srun step passes PMIx's on too), then a PMIx server, else alone. */
         private static Bootstrap processBootstrap(Map<String, String> env) {

@@ -10,14 +10,19 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.shmem4j.ShmemGlobalExit;
 import org.shmem4j.bootstrap.InProcessHub;
+import org.shmem4j.bootstrap.PeRanges;
 import org.shmem4j.core.PeSlot;
 import org.shmem4j.core.Runtimes;
+import org.shmem4j.transport.shm.RegionMappings;
 
 /**
  * Runs an OpenSHMEM program with its PEs as threads of this JVM: each thread calls the same
  * program body, and {@code Shmem.init()} inside it returns that thread's PE. The PEs share memory
- * exactly as separate processes do (each maps the others' heap files), so this is the real data
- * path with a faster start; tests use it, and so can programs that want PEs without a launcher.
+ * as separate processes do (through the heap files, each mapped once in this JVM and shared by
+ * the PEs), so this is the real data path with a faster start; tests use it, and so can programs
+ * that want PEs without a launcher. A PE's heap stays mapped until the job's last PE finalizes, so
+ * a segment it handed out ({@code elements()}, {@code ptr}) can be read after its own finalize
+ * while other PEs of the job still run; the library's own routines still refuse to run then.
  *
  * <p>A PE that throws ends the job: the others' waits fail with the reason, instead of hanging.
  */
@@ -33,12 +38,48 @@ public final class InProcessJob {
      * time-out's first, with the PEs' stacks, then the PEs' in rank order) and the PEs' failures by rank.
      */
     public record Result(int status, List<Throwable> failures, boolean timedOut, SortedMap<Integer, Throwable> failuresByPe) {
-        /** Throws an {@link AssertionError} carrying every failure unless the job ended with status 0. */
+        /**
+         * PEs that failed alike: their ranks (ascending) and the lowest one's exception, which
+         * every one of them threw as far as its {@code toString} says.
+         */
+        public record FailureGroup(List<Integer> pes, Throwable failure) {
+            /** {@code PE 3: failure}, or {@code PEs 0-2, 4-255 (255): failure}. */
+            @Override
+            public String toString() {
+                return PeRanges.of(pes) + ": " + failure;
+            }
+        }
+
+        /**
+         * The PEs' failures grouped by their text, in the order of each group's lowest rank: a
+         * failure shared by many PEs (every PE's "job aborted" after the first one failed) is
+         * one group naming them, not one line per PE.
+         */
+        public List<FailureGroup> failureGroups() {
+            SortedMap<Integer, String> text = new TreeMap<>();
+            failuresByPe.forEach((pe, t) -> text.put(pe, t.toString()));
+            return PeRanges.group(text).values().stream().map(pes -> new FailureGroup(pes, failuresByPe.get(pes.getFirst()))).toList();
+        }
+
+        /**
+         * Throws an {@link AssertionError} unless the job ended with status 0: it names the PEs of
+         * each distinct failure ({@link #failureGroups}), ends with the time-out's report if the
+         * job timed out, and carries that report and each group's exception.
+         */
         public Result orThrow() {
             if (status != 0 || timedOut) {
-                AssertionError e = new AssertionError("in-process job failed with status " + status
-                        + (timedOut ? " (timed out)" : "") + ": " + failures.stream().map(Throwable::toString).toList());
-                failures.forEach(e::addSuppressed);
+                List<FailureGroup> groups = failureGroups();
+                StringBuilder message = new StringBuilder("in-process job failed with status " + status
+                        + (timedOut ? " (timed out)" : "") + ": " + failuresByPe.size() + (failuresByPe.size() == 1 ? " PE" : " PEs") + " failed");
+                groups.forEach(g -> message.append("\n  ").append(g));
+                if (timedOut) {
+                    message.append("\n").append(failures.getFirst().getMessage());
+                }
+                AssertionError e = new AssertionError(message.toString());
+                if (timedOut) {
+                    e.addSuppressed(failures.getFirst());
+                }
+                groups.forEach(g -> e.addSuppressed(g.failure()));
                 throw e;
             }
             return this;
@@ -70,9 +111,11 @@ public final class InProcessJob {
     private static Result run(InProcessHub hub, int npes, Duration timeout, Program program) {
         Throwable[] failure = new Throwable[npes];
         Thread[] threads = new Thread[npes];
+        // The PEs map each heap file once between them, not once each (the process's map count).
+        RegionMappings regionMappings = new RegionMappings();
         for (int pe = 0; pe < npes; pe++) {
             int rank = pe;
-            PeSlot slot = new PeSlot(() -> hub.bootstrap(rank));
+            PeSlot slot = new PeSlot(() -> hub.bootstrap(rank), regionMappings);
             threads[pe] = Thread.ofPlatform().name("pe-" + rank).unstarted(() -> {
                 try {
                     ScopedValue.where(Runtimes.IN_PROCESS_PE, slot).call(() -> {
@@ -81,7 +124,8 @@ public final class InProcessJob {
                     });
                     Runtimes.endOfProgram(slot);
                     if (Runtimes.initializedIn(slot)) {
-                        throw new IllegalStateException("PE " + rank + " returned without calling shmem_finalize (close);"
+                        // not naming the PE: the job's report does, and PEs failing alike are reported once
+                        throw new IllegalStateException("returned without calling shmem_finalize (close);"
                                 + " initialize with try (Shmem shmem = Shmem.init()) { ... } to finalize on every way out");
                     }
                 } catch (ShmemGlobalExit e) {
@@ -113,14 +157,19 @@ public final class InProcessJob {
         List<Throwable> failures = new ArrayList<>();
         if (timedOut) {
             StringBuilder stuck = new StringBuilder("in-process job of " + npes + " PEs timed out after " + timeout);
-            for (Thread t : threads) {
-                if (t.isAlive()) {
-                    stuck.append("\n  ").append(t.getName()).append(" is still running at:");
-                    for (StackTraceElement frame : t.getStackTrace()) {
-                        stuck.append("\n    at ").append(frame);
+            // PEs stuck at the same place are written once: a thousand PEs in one barrier are one stack
+            SortedMap<Integer, String> stacks = new TreeMap<>();
+            for (int pe = 0; pe < npes; pe++) {
+                if (threads[pe].isAlive()) {
+                    StringBuilder stack = new StringBuilder();
+                    for (StackTraceElement frame : threads[pe].getStackTrace()) {
+                        stack.append("\n    at ").append(frame);
                     }
+                    stacks.put(pe, stack.toString());
                 }
             }
+            PeRanges.group(stacks).forEach((stack, pes) -> stuck.append("\n  ").append(PeRanges.of(pes))
+                    .append(" still running at:").append(stack));
             hub.abort("the job timed out");
             Arrays.stream(threads).forEach(Thread::interrupt);
             failures.add(new AssertionError(stuck.toString()));

@@ -3,6 +3,7 @@ package org.shmem4j.junit;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.extension.Extension;
@@ -89,12 +90,12 @@ record PeCountInvocation(int pes, int hosts, int nodes, Map<String, String> envi
 
     /**
      * One error for the run, naming it and every PE that failed (a consequence of another PE's
-     * failure too: it shows where each PE was), with each PE's exception attached; after a time-out,
-     * with the stacks of the PEs still running.
+     * failure too: it shows where each PE was), PEs that failed alike on one line, with each
+     * distinct exception attached; after a time-out, with the stacks of the PEs still running.
      */
     private AssertionError failure(InProcessJob.Result result) {
         StringBuilder message = new StringBuilder(ShmemTestExtension.name(pes, hosts, nodes)).append(": ");
-        List<Throwable> attached = result.failures();
+        List<Throwable> attached = new ArrayList<>();
         if (result.timedOut()) {
             message.append("timed out after ").append(timeout.toMillis()).append(" ms (@ShmemTest timeout)");
         } else {
@@ -103,11 +104,13 @@ record PeCountInvocation(int pes, int hosts, int nodes, Map<String, String> envi
                 message.append(" (exit status ").append(result.status()).append(" from shmem_global_exit)");
             }
         }
-        result.failuresByPe().forEach((pe, t) -> message.append("\n  PE ").append(pe).append(": ").append(t));
+        for (InProcessJob.Result.FailureGroup group : result.failureGroups()) {
+            message.append("\n  ").append(group);
+            attached.add(group.failure());
+        }
         if (result.timedOut()) {
             // the job's own report of the time-out: every PE thread still running, with its stack
-            message.append("\n").append(attached.getFirst().getMessage());
-            attached = attached.subList(1, attached.size());
+            message.append("\n").append(result.failures().getFirst().getMessage());
         }
         AssertionError error = new AssertionError(message.toString());
         attached.forEach(error::addSuppressed);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.shmem4j.bootstrap.PeRanges;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
 import org.shmem4j.bootstrap.launcher.Wire;
@@ -387,7 +388,7 @@ final class Job {
                 }
                 String msg = "oshrun: " + pe.who() + (pe.exitStatus != null ? " exited" : " disconnected")
                         + (pe.everConnected ? " after finalizing" : " without calling shmem_init")
-                        + " while PEs " + waiting + " wait for it in a collective bootstrap exchange; ending the job";
+                        + " while " + PeRanges.of(waiting) + (waiting.size() == 1 ? " waits" : " wait") + " for it in a collective bootstrap exchange; ending the job";
                 end(1, msg, -1);
                 return;
             }
@@ -417,7 +418,7 @@ final class Job {
                 if (missing.isEmpty()) {
                     return;
                 }
-                msg = "oshrun: PEs " + missing + " did not reach the rendezvous (shmem_init) within " + seconds
+                msg = "oshrun: " + PeRanges.of(missing) + " did not reach the rendezvous (shmem_init) within " + seconds
                         + " s (" + LaunchEnv.BOOTSTRAP_TIMEOUT_S + "); ending the job";
             }
             end(1, msg, -1);

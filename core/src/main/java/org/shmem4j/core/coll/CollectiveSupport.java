@@ -50,7 +50,12 @@ public final class CollectiveSupport {
     private HostGroups hostGroups; // immutable once built; a racy rebuild is harmless
     private final Runnable barrier;
     private final org.shmem4j.core.sync.PeerLiveness liveness;
-    private final Arena temporaries = Arena.ofShared();
+    /**
+     * Made on first use, so a team whose collectives need none closes none: closing a shared arena
+     * is a handshake with every thread of the JVM, and one per team and PE (world, shared, host,
+     * leaders) made finalize of 1,024 in-process PEs take most of a minute.
+     */
+    private Arena temporaries;
     private MemorySegment temp = MemorySegment.NULL;
     private long seq;
     private final boolean networked;
@@ -212,6 +217,9 @@ public final class CollectiveSupport {
      */
     public MemorySegment temp(long bytes) {
         if (temp.byteSize() < bytes) {
+            if (temporaries == null) {
+                temporaries = Arena.ofShared();
+            }
             temp = temporaries.allocate(Math.max(bytes, 2 * temp.byteSize()), 64);
         }
         return temp.asSlice(0, bytes);
@@ -219,6 +227,8 @@ public final class CollectiveSupport {
 
     /** Releases the temporary buffers (the team is destroyed). */
     public void close() {
-        temporaries.close();
+        if (temporaries != null) {
+            temporaries.close();
+        }
     }
 }

@@ -53,7 +53,7 @@ public final class SymmetricHeap {
     }
 
     /**
-     * @param local this PE's mapping of its whole region
+     * @param local this PE's mapping of its whole region, all zero (a new file, or arena memory)
      * @param reservedBytes size of the internal part at the start of the region (multiple of 64)
      */
     public SymmetricHeap(MemorySegment local, long reservedBytes, Profiler profiler, HeapSync sync) {
@@ -238,7 +238,12 @@ public final class SymmetricHeap {
         return new Allocation(this, newOffset, newBytes, a.hints());
     }
 
-    /** Allocates {@code bytes} of the internal reserved part (collective order, like user allocation). */
+    /**
+     * Allocates {@code bytes} of the internal reserved part (collective order, like user
+     * allocation), zero: reserved blocks are never freed, so a block is bytes of the new region
+     * no one wrote. Not filled: a fill touched every page of the block, the whole team pool of
+     * every PE (at 256 PEs, 24 MiB each, 6 GiB of /dev/shm for an in-process job and most of its init).
+     */
     public long allocateReserved(String purpose, long bytes) {
         lock.lock();
         try {
@@ -247,7 +252,6 @@ public final class SymmetricHeap {
                 throw new ShmemException("internal symmetric region exhausted allocating " + bytes + " bytes for "
                         + purpose + " (" + reserved.stats() + "); raise SHMEM_RESERVED_SIZE");
             }
-            local.asSlice(off, bytes).fill((byte) 0);
             return off;
         } finally {
             lock.unlock();

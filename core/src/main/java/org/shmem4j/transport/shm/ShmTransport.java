@@ -1,7 +1,6 @@
 package org.shmem4j.transport.shm;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -26,13 +25,20 @@ import org.shmem4j.transport.Transport;
  * <p>Files are named {@code shmem4j-<job>-<rank>-<random>}, created with mode 0600, and unlinked as
  * soon as every PE has mapped every peer's file: from then on a killed PE leaves nothing behind.
  * (The launcher deletes {@code shmem4j-<job>-*} too, for a death before that point.)
+ *
+ * <p>The PEs of one process share one mapping of each region ({@link RegionMappings}): a process
+ * holds one mapping per PE of its node: N for an in-process job of N PEs (each PE mapping every
+ * peer's file took N<sup>2</sup>), L for a launched PE with L PEs on its node. Per world PE, a PE
+ * holds one reference here (the segment, null off the node) and one in its route table.
  */
 public final class ShmTransport implements Transport {
-    private final Arena arena;
+    /** The process's mappings of this init's regions, which this PE uses until close. */
+    private final RegionMappings.Share share;
+    /** Per world PE its region's segment, null off this node (the channels index it by rank). */
     private final MemorySegment[] mappings;
 
-    private ShmTransport(Arena arena, MemorySegment[] mappings) {
-        this.arena = arena;
+    private ShmTransport(RegionMappings.Share share, MemorySegment[] mappings) {
+        this.share = share;
         this.mappings = mappings;
     }
 
@@ -40,9 +46,11 @@ public final class ShmTransport implements Transport {
      * Collective over the bootstrap: creates and maps this PE's region of {@code regionBytes},
      * maps the regions of the PEs on this node, then unlinks the files.
      *
+     * @param table the mappings of this process's PEs, which this PE uses and adds to (one mapping
+     *              per region file per process, however many PEs of the process use it)
      * @param nodeIds physical node identity of every PE (indexed by rank, {@code Bootstrap.nodeId()}): PEs of one node map each other, whatever hosts they are declared on
      */
-    public static ShmTransport open(Bootstrap bootstrap, String[] nodeIds, Path dir, long regionBytes) {
+    public static ShmTransport open(RegionMappings table, Bootstrap bootstrap, String[] nodeIds, Path dir, long regionBytes) {
         int rank = bootstrap.rank();
         String myNode = nodeIds[rank];
         int localPes = 0;
@@ -65,8 +73,8 @@ public final class ShmTransport implements Transport {
         byte[][] paths = bootstrap.allGather(failure == null
                 ? ("ok:" + own).getBytes(StandardCharsets.UTF_8)
                 : ("error:" + failure).getBytes(StandardCharsets.UTF_8));
-        Arena arena = Arena.ofShared();
-        MemorySegment[] mappings = new MemorySegment[nodeIds.length];
+        // joined after the exchange: every PE of the job has left the previous init's share by then
+        ShmTransport shm = new ShmTransport(table.join(), new MemorySegment[nodeIds.length]);
         try {
             for (int pe = 0; pe < paths.length; pe++) {
                 String entry = new String(paths[pe], StandardCharsets.UTF_8);
@@ -75,18 +83,29 @@ public final class ShmTransport implements Transport {
                             + entry.substring("error:".length()));
                 }
                 if (nodeIds[pe].equals(myNode)) {
-                    mappings[pe] = map(Path.of(entry.substring("ok:".length())), regionBytes, arena);
+                    shm.mappings[pe] = map(shm.share, pe, Path.of(entry.substring("ok:".length())), regionBytes);
                 }
             }
             bootstrap.barrier();
-        } catch (RuntimeException | IOException e) {
-            arena.close();
-            deleteQuietly(own);
-            throw e instanceof ShmemException se ? se
-                    : new ShmemException("shmem_init: mapping the symmetric heaps failed: " + e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            try {
+                shm.close();
+            } finally {
+                deleteQuietly(own);
+            }
+            throw e;
         }
         deleteQuietly(own);
-        return new ShmTransport(arena, mappings);
+        return shm;
+    }
+
+    private static MemorySegment map(RegionMappings.Share share, int pe, Path file, long regionBytes) {
+        try {
+            return share.map(file, regionBytes);
+        } catch (IOException | RuntimeException e) {
+            // names the peer: a file missing because its owner failed reads otherwise as a bare path
+            throw new ShmemException("shmem_init: mapping the symmetric heap of PE " + pe + " failed: " + e, e);
+        }
     }
 
     private static void checkSpace(Path dir, long regionBytes, int localPes) throws IOException {
@@ -106,12 +125,6 @@ public final class ShmTransport implements Transport {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             // A sparse file: tmpfs pages are allocated on first touch.
             ch.write(ByteBuffer.wrap(new byte[1]), bytes - 1);
-        }
-    }
-
-    private static MemorySegment map(Path file, long bytes, Arena arena) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
         }
     }
 
@@ -156,8 +169,9 @@ public final class ShmTransport implements Transport {
         return new MappedChannel(mappings);
     }
 
+    /** This PE leaves the process's mappings; the last PE of the process to leave unmaps them. */
     @Override
     public void close() {
-        arena.close();
+        share.leave();
     }
 }
