@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.shmem4j.inprocess.InProcessJob;
 
 /** Point-to-point synchronization (spec 9.11): wait and test on this PE's own symmetric words. */
 @Timeout(180)
@@ -273,6 +274,26 @@ class WaitTestInProcessTest {
                 l.close();
             }
         });
+    }
+
+    /**
+     * A timed wait that no PE can satisfy any more (every other PE entered finalize) fails as the
+     * untimed one does, instead of sitting out its timeout.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void timedWaitFailsOnceEveryOtherPeFinalized(int npes) {
+        InProcessJob.Result r = InProcessTestSupport.runWith(npes, InProcessTestSupport.env(), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                SymmetricLongArray flag = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                shmem.barrierAll();
+                if (shmem.myPe() == shmem.nPes() - 1) {
+                    shmem.waitUntil(flag, 0, Cmp.EQ, 1L, Duration.ofMinutes(10));
+                }
+            }
+        });
+        assertTrue(r.failures().stream().anyMatch(f -> String.valueOf(f.getMessage()).contains("no PE can satisfy")),
+                () -> "the waiter did not fail naming the cause: " + r.failures());
     }
 
     @ParameterizedTest

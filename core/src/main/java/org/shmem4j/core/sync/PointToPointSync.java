@@ -79,7 +79,7 @@ public final class PointToPointSync {
         }
         long deadline = System.nanoTime() + timeoutNanos;
         WaitEvent e = profiler.waitBegin();
-        WaitPolicy.Waiter w = policy.start();
+        WaitPolicy.Waiter w = waiter("shmem_wait_until", () -> cmp.test(load(offset, bytes), value));
         boolean held;
         while (!(held = cmp.test(load(offset, bytes), value)) && System.nanoTime() - deadline < 0) {
             w.pause();
