@@ -348,8 +348,13 @@ final class UcxTransport implements Transport {
         health.checkAlive();
     }
 
-    /** Reports {@code pe} lost to the job and returns the exception the failing operation throws. */
+    /**
+     * Reports {@code pe} lost to the job and returns the exception the failing operation throws;
+     * throws the job's own end instead when it is being torn down (a global exit, another PE's
+     * failure), which is then why the peer went: its teardown can beat the news to this PE.
+     */
     ShmemException peerLost(int pe, String message) {
+        health.checkAlive();
         health.peerLost(pe, message);
         return new ShmemException(message);
     }
