@@ -956,9 +956,7 @@ final class UcxChannel implements Channel {
     public void settle(int[] pes) {
         quiet();
         locked("settle", -1, () -> {
-            if (!closed) {
-                signals.completeAll(pes);
-            }
+            signals.completeAll(pes);
             return 0;
         });
     }
