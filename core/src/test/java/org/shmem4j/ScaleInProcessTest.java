@@ -8,24 +8,25 @@ import org.junit.jupiter.api.Test;
 import org.shmem4j.inprocess.InProcessJob;
 
 /**
- * An in-process job of as many PEs as the default reserved region allows (issue 25): init,
+ * An in-process job of 1,024 PEs with default settings but the region sizes (issue 25): init,
  * barrier, a sum reduction, a 2D split into the rows and columns of a grid with a reduction on
  * each, fcollect, finalize. Before the PEs shared their mappings, 256 PEs failed at init (each
- * mapped every heap file: 65,536 entries past vm.max_map_count).
+ * mapped every heap file: 65,536 entries past vm.max_map_count); before teams took blocks sized
+ * by their own members, 507 PEs did not fit the default reserved region (256 slots, each with
+ * 128 bytes per world PE).
  */
 class ScaleInProcessTest {
     /**
-     * The largest count the default SHMEM_RESERVED_SIZE (32 MiB) holds: the team pool's 256 slots
-     * take 128 bytes per PE each, plus 64 KiB of scratch, so at 507 PEs they no longer fit
-     * ("internal symmetric region exhausted allocating ... for the team pool"). 22 rows of 23.
+     * 1,024 regions of 1 MiB of heap and 16 MiB reserved fit this machine's /dev/shm (24 GB),
+     * which init checks against the regions' full sizes. 32 rows of 32.
      */
-    private static final int PES = 506;
-    private static final int COLUMNS = 23;
+    private static final int PES = 1024;
+    private static final int COLUMNS = 32;
 
     @Test
     void manyPesInitReduceSplitIntoAGridAndCollect() {
         int rows = PES / COLUMNS;
-        InProcessJob.run(PES, InProcessTestSupport.oneNodeEnv("SHMEM_SYMMETRIC_SIZE", "1m"), Duration.ofSeconds(240), () -> {
+        InProcessJob.run(PES, InProcessTestSupport.oneNodeEnv("SHMEM_SYMMETRIC_SIZE", "1m", "SHMEM_RESERVED_SIZE", "16m"), Duration.ofSeconds(240), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe();
                 assertEquals(PES, shmem.nPes());

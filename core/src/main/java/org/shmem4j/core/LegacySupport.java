@@ -1,9 +1,7 @@
 package org.shmem4j.core;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 import java.util.HashMap;
 import java.util.Map;
 import org.shmem4j.Cmp;
@@ -12,8 +10,6 @@ import org.shmem4j.SymmetricLongArray;
 import org.shmem4j.SymmetricShortArray;
 import org.shmem4j.Team;
 import org.shmem4j.TeamConfig;
-import org.shmem4j.core.coll.PeerAccess;
-import org.shmem4j.core.sync.WaitPolicy;
 
 /**
  * The runtime side of the deprecated API ({@link org.shmem4j.Legacy}): the active sets, and the
@@ -24,25 +20,22 @@ import org.shmem4j.core.sync.WaitPolicy;
  * with the same triple reuse it, and finalize retires them with every other team.
  *
  * <p>A team is normally split from a parent by a collective over the parent, but an active-set
- * collective is called by the active set's members only. So the members agree on a team slot
- * among themselves, through the {@code pSync} array the routine is given (symmetric, equal to
- * {@link #SYNC_VALUE} everywhere, not in use by another collective: what the spec promises): a
- * dissemination AND of their free-slot masks, one cell of {@code pSync} per round. Every member
- * ends with the same AND and takes its lowest slot, and every cell is back at {@code SYNC_VALUE}
- * when the call returns. Later calls with the triple use only the team's own resources.
+ * collective is called by the active set's members only. So the members agree on the team's
+ * block among themselves, through the {@code pSync} array the routine is given (symmetric, equal
+ * to {@link #SYNC_VALUE} everywhere, not in use by another collective: what the spec promises): a
+ * dissemination AND of their offers ({@link MaskAgreement}), one cell of {@code pSync} per round.
+ * Every member ends with the same AND and takes its lowest fitting run of units, and every cell is
+ * back at {@code SYNC_VALUE} when the call returns. Later calls with the triple use only the
+ * team's own resources.
  */
 public final class LegacySupport {
     /** {@code SHMEM_SYNC_VALUE}: what every element of a pSync array holds between calls. */
     public static final long SYNC_VALUE = 0L;
-    /** Longs in one agreement cell: the mask words, a flag word, padding to a cache line. */
-    private static final int CELL = 8;
-    /** Slots an active-set team can take: the first 64 * MASK_WORDS of the pool. */
-    private static final int MASK_WORDS = 4;
+    /** Longs in one agreement cell: the mask words, the word that says they arrived, padding to a cache line. */
+    private static final int CELL = (int) (TeamPool.CELL_BYTES / 8);
     private static final int MAX_ROUNDS = 31; // ceil(log2(Integer.MAX_VALUE))
     /** Longs every pSync must hold: one cell per round of the largest possible active set. */
     public static final int SYNC_SIZE = CELL * MAX_ROUNDS + 8;
-
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     private record Key(int start, int logStride, int size) {
     }
@@ -83,8 +76,8 @@ public final class LegacySupport {
                 members[i] = start + i * stride;
             }
             int rank = (me - start) / stride;
-            int slot = agreeOnSlot(routine, members, rank, pSync.offset());
-            team = runtime.teams().register(new TeamImpl(runtime, runtime.teams().pool(), members, rank, slot,
+            TeamPool.Block block = agreeOnBlock(routine, members, rank, pSync.offset());
+            team = runtime.teams().register(new TeamImpl(runtime, runtime.teams().pool(), members, rank, block,
                     TeamConfig.DEFAULT, false));
             cache.put(key, team);
         }
@@ -135,55 +128,25 @@ public final class LegacySupport {
         }
     }
 
-    /**
-     * Dissemination AND of the members' free-slot masks through {@code pSync}: in round k member i
-     * sends what it has to member {@code i + 2^k} and ANDs in what member {@code i - 2^k} sent
-     * (AND is idempotent, so the overlap of later rounds does no harm). The receiver resets each
-     * cell after reading it; a sender never writes a cell twice in one call.
-     */
-    private int agreeOnSlot(String routine, int[] members, int rank, long pSync) {
-        long[] all = runtime.teams().pool().freeMask();
-        long[] mask = new long[MASK_WORDS];
-        System.arraycopy(all, 0, mask, 0, Math.min(MASK_WORDS, all.length));
-        PeerAccess world = runtime.teams().world().access();
-        MemorySegment local = world.local();
-        try (Arena arena = Arena.ofConfined()) {
-            agreementRounds(members, rank, pSync, mask, world, local, arena.allocate(8L * MASK_WORDS, 8));
+    /** The block the active set's members agree on through {@code pSync}, taken on this PE. */
+    private TeamPool.Block agreeOnBlock(String routine, int[] members, int rank, long pSync) {
+        TeamPool pool = runtime.teams().pool();
+        long[] agreed = pool.offer();
+        new MaskAgreement(runtime.teams().world().access(), i -> members[i], round -> pSync + 8L * CELL * round, 1, true)
+                .and(agreed, rank, members.length, runtime.waitPolicy(), runtime::checkNotFinalizing);
+        if (!TeamPool.roomFor(agreed, 1)) {
+            throw new IllegalStateException(routine + ": a member of the active set already has the most teams it may"
+                    + " (SHMEM_TEAMS_MAX=" + pool.capacity() + "; destroy unused teams or raise it)");
         }
-        for (int w = 0; w < MASK_WORDS; w++) {
-            if (mask[w] != 0) {
-                int slot = 64 * w + Long.numberOfTrailingZeros(mask[w]);
-                runtime.teams().pool().take(slot);
-                return slot;
-            }
+        int units = pool.unitsFor(members.length);
+        int first = pool.claim(agreed, units);
+        if (first < 0) {
+            throw new IllegalStateException(routine + ": no " + units * pool.unitBytes() + " bytes of the team area are"
+                    + " free at one place on every member of the active set (destroy unused teams or raise SHMEM_RESERVED_SIZE)");
         }
-        throw new IllegalStateException(routine + ": no team slot among the first " + 64 * MASK_WORDS
-                + " is free on every member of the active set (destroy unused teams)");
-    }
-
-    private void agreementRounds(int[] members, int rank, long pSync, long[] mask, PeerAccess world, MemorySegment local,
-            MemorySegment out) {
-        int n = members.length;
-        for (int k = 0, d = 1; d < n; k++, d <<= 1) {
-            long cell = pSync + 8L * CELL * k;
-            MemorySegment.copy(mask, 0, out, ValueLayout.JAVA_LONG, 0, MASK_WORDS);
-            int to = members[(rank + d) % n];
-            world.put(to, cell, out, 0, 8L * MASK_WORDS);
-            world.signal(to, cell + 8L * MASK_WORDS, 1);
-            long flag = cell + 8L * MASK_WORDS;
-            int from = members[(rank - d + n) % n];
-            if ((long) LONG.getAcquire(local, flag) == SYNC_VALUE) {
-                WaitPolicy.Waiter w = runtime.waitPolicy().start(() -> runtime.checkNotFinalizing(from,
-                        () -> (long) LONG.getAcquire(local, flag) != SYNC_VALUE));
-                while ((long) LONG.getAcquire(local, flag) == SYNC_VALUE) {
-                    w.pause();
-                }
-            }
-            for (int w = 0; w < MASK_WORDS; w++) {
-                mask[w] &= local.get(ValueLayout.JAVA_LONG, cell + 8L * w);
-            }
-            local.asSlice(cell, 8L * (MASK_WORDS + 1)).fill((byte) 0); // back to SYNC_VALUE (0)
-        }
+        TeamPool.Block block = new TeamPool.Block(first, units);
+        pool.take(block);
+        return block;
     }
 
     /** shmem_short_wait[_until]: waits until this PE's {@code ivar[index] cmp value}. */

@@ -102,10 +102,10 @@ final class PeRuntime extends ShmemBase {
             // the default context, over the world's routes
             this.context = parts.add(new DefaultContext(this, routes, routes[me], network, amosByNetwork, profiler, threadLevel),
                     DefaultContext::close);
-            // the teams: the slot pool and the predefined teams
+            // the teams: the team area (the rest of the reserved region) and the predefined teams
             this.collectivePolicy = new CollectivePolicy(params);
             this.teams = parts.add(new TeamRegistry(this,
-                    new TeamPool(heap, params.get(Params.TEAMS_MAX), npes, params.get(Params.COLLECTIVE_SCRATCH)), topology, me, npes),
+                    new TeamPool(heap, params.get(Params.TEAMS_MAX), params.get(Params.COLLECTIVE_SCRATCH)), topology, me, npes),
                     TeamRegistry::invalidateAll);
             this.world = teams.world();
             // Everyone's reserved words are zeroed before anyone may signal them.

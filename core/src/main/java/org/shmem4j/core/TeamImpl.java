@@ -1,10 +1,10 @@
 package org.shmem4j.core;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import org.shmem4j.Context;
 import org.shmem4j.SymmetricObject;
 import org.shmem4j.Team;
@@ -19,23 +19,27 @@ import org.shmem4j.core.sync.DisseminationBarrier;
 /**
  * A valid team: its members (world PE numbers in team order), this PE's place among them, the
  * members' mapped regions in team order (the routing table of the team's contexts, so team-relative
- * PE numbers cost nothing), and its synchronization slot.
+ * PE numbers cost nothing), and its block of the team area ({@link TeamPool}), laid out for its size.
  *
  * <h2>Splitting</h2>
- * A split is collective over this (parent) team. Every member publishes its free-slot mask in the
- * parent's slot, one parent barrier later every member reads all masks, and each PE then computes
- * the same assignment: for each new team in order, the lowest slot free on all its members (an
- * AND of their masks), which is then taken from those members' masks. Because every PE computes
- * every team's outcome from the same data, the parent agrees on success or failure without
- * another round, failures leave nothing to roll back, and the new teams are usable at once (their
- * barrier words are zero and epochs start at zero on every member).
+ * A split is collective over this (parent) team. The parent's members AND their offers (free
+ * units, room for more teams) by dissemination in the parent's agreement cells ({@link
+ * MaskAgreement}); a member that joins no new team offers all ones. Every PE then computes the
+ * same placement from the same AND: for each group of new teams in order (the one team of a
+ * strided split; the rows, then the columns of a 2D split: disjoint teams, which share a first
+ * unit), the lowest run of units long enough for the group's largest team. So the parent agrees on
+ * success or failure without another round, failures leave nothing to roll back, and the new
+ * teams are usable at once (their blocks are zero and epochs start at zero on every member). The
+ * AND of a 2D split covers every parent member, so its rows need units free on all of them, not
+ * only on their own row: the price of one log2 n agreement instead of one per row.
  */
 public final class TeamImpl implements Team {
     private final PeRuntime runtime;
     private final TeamPool pool;
     private final int[] members;
     private final int me;
-    private final int slot;
+    private final TeamPool.Block block;
+    private final TeamPool.Layout layout;
     private final TeamConfig config;
     private final boolean predefined;
     private final MemorySegment[] peers;
@@ -46,12 +50,14 @@ public final class TeamImpl implements Team {
     private long splits;
     private volatile boolean destroyed;
 
-    TeamImpl(PeRuntime runtime, TeamPool pool, int[] members, int me, int slot, TeamConfig config, boolean predefined) {
+    TeamImpl(PeRuntime runtime, TeamPool pool, int[] members, int me, TeamPool.Block block, TeamConfig config,
+            boolean predefined) {
         this.runtime = runtime;
         this.pool = pool;
         this.members = members;
         this.me = me;
-        this.slot = slot;
+        this.block = block;
+        this.layout = pool.layout(members.length);
         this.config = config;
         this.predefined = predefined;
         MemorySegment[] world = runtime.worldRouting();
@@ -60,15 +66,17 @@ public final class TeamImpl implements Team {
             peers[i] = world[members[i]];
         }
         this.access = new RoutedPeerAccess(peers, members, me, runtime.networkChannel());
-        this.barrier = new DisseminationBarrier(access, pool.barrierOffset(slot), runtime.waitPolicy(),
+        long start = pool.start(block);
+        this.barrier = new DisseminationBarrier(access, start + layout.barrier(), runtime.waitPolicy(),
                 (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied));
         int[] hosts = new int[members.length];
         for (int i = 0; i < members.length; i++) {
             hosts[i] = runtime.hostIndex(members[i]);
         }
-        CollectiveSupport.SlotLayout layout = new CollectiveSupport.SlotLayout(pool.senderFlag(slot, 0), pool.ackFlag(slot, 0),
-                pool.scratchOffset(slot), TeamPool.SCRATCH_BUFFERS, pool.scratchBytes());
-        this.collectives = new TeamCollectives(new CollectiveSupport(access, layout,
+        CollectiveSupport.SlotLayout words = new CollectiveSupport.SlotLayout(start + layout.senderFlags(),
+                start + layout.ackFlags(), layout.flagStride(), start + layout.scratch(), TeamPool.SCRATCH_BUFFERS,
+                layout.scratchBytes());
+        this.collectives = new TeamCollectives(new CollectiveSupport(access, words,
                 runtime.waitPolicy(), hosts, barrier::await,
                 (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied)),
                 runtime.collectivePolicy(), runtime.profiler());
@@ -84,8 +92,14 @@ public final class TeamImpl implements Team {
         return members;
     }
 
-    int slot() {
-        return slot;
+    /** The units of the team area this team holds (the same on every member). */
+    TeamPool.Block block() {
+        return block;
+    }
+
+    /** Where this team's words lie in its block. */
+    TeamPool.Layout layout() {
+        return layout;
     }
 
     MemorySegment[] peers() {
@@ -217,7 +231,9 @@ public final class TeamImpl implements Team {
         for (int i = 0; i < chosen.length; i++) {
             chosen[i] = start + i * stride;
         }
-        Team[] result = split("shmem_team_split_strided", List.of(chosen), List.of(configOf(config, configMask)), bad);
+        boolean joins = Arrays.stream(chosen).anyMatch(c -> c == me);
+        Team[] result = split("shmem_team_split_strided", List.of(chosen), List.of(configOf(config, configMask)),
+                new int[] {0}, joins ? 1 : 0, bad);
         return result[0];
     }
 
@@ -241,7 +257,8 @@ public final class TeamImpl implements Team {
         check("shmem_team_split_2d");
         int n = members.length;
         if (xrange <= 0) {
-            Team[] none = split("shmem_team_split_2d", List.of(), List.of(), "xrange " + xrange + " is not positive");
+            Team[] none = split("shmem_team_split_2d", List.of(), List.of(), new int[0], 0,
+                    "xrange " + xrange + " is not positive");
             return new Split2d(none[0], none[0]);
         }
         int xr = Math.min(xrange, n);
@@ -262,7 +279,9 @@ public final class TeamImpl implements Team {
             teams.add(col);
             configs.add(configOf(yConfig, yMask));
         }
-        Team[] result = split("shmem_team_split_2d", teams, configs, null);
+        int[] groups = new int[teams.size()];
+        Arrays.fill(groups, yr, groups.length, 1); // the rows share a first unit, and so do the columns
+        Team[] result = split("shmem_team_split_2d", teams, configs, groups, 2, null);
         return new Split2d(result[me / xr], result[yr + me % xr]);
     }
 
@@ -280,26 +299,49 @@ public final class TeamImpl implements Team {
     }
 
     /**
-     * The collective core of every split: agrees on a slot for each new team (members given as
-     * this team's PE numbers) and returns, per new team, the team (on its members) or an invalid
-     * team (elsewhere, or on every PE when {@code failure} is set or some team finds no slot).
+     * The collective core of every split: agrees on a block for each new team (members given as
+     * this team's PE numbers; teams of one group are disjoint and share a first unit; this PE
+     * joins {@code joins} of them) and returns, per new team, the team (on its members) or an
+     * invalid team (elsewhere, or on every PE when {@code failure} is set or some team finds no block).
      */
-    private Team[] split(String routine, List<int[]> newTeams, List<TeamConfig> configs, String failure) {
+    private Team[] split(String routine, List<int[]> newTeams, List<TeamConfig> configs, int[] groups, int joins,
+            String failure) {
         TeamCreateEvent event = runtime.profiler().teamBegin();
-        Team[] result = agreeAndCreate(routine, newTeams, configs, failure);
+        Team[] result = agreeAndCreate(routine, newTeams, configs, groups, joins, failure);
         int size = Arrays.stream(result).filter(Team::isValid).mapToInt(Team::nPes).findFirst().orElse(0);
         runtime.profiler().teamEnd(event, routine, members.length, newTeams.size(), size);
         return result;
     }
 
-    private Team[] agreeAndCreate(String routine, List<int[]> newTeams, List<TeamConfig> configs, String failure) {
-        long[][] masks = gatherMasks();
-        int[] slots = new int[newTeams.size()];
-        for (int t = 0; t < newTeams.size() && failure == null; t++) {
-            slots[t] = commonFreeSlot(masks, newTeams.get(t));
-            if (slots[t] < 0) {
-                failure = "no team slot is free on all " + newTeams.get(t).length + " members of new team " + t
-                        + " (SHMEM_TEAMS_MAX=" + pool.capacity() + "; destroy unused teams or raise it)";
+    private Team[] agreeAndCreate(String routine, List<int[]> newTeams, List<TeamConfig> configs, int[] groups, int joins,
+            String failure) {
+        long[] agreed = joins > 0 ? pool.offer() : pool.neutral();
+        long split = ++splits;
+        long start = pool.start(block);
+        new MaskAgreement(access, IntUnaryOperator.identity(), round -> start + layout.cell(split, round), split, false)
+                .and(agreed, me, members.length, runtime.waitPolicy(),
+                        (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied));
+        int needed = groups.length == 0 ? 0 : groups[groups.length - 1] + 1;
+        if (failure == null && needed > 0 && !TeamPool.roomFor(agreed, needed)) {
+            failure = "a member already has the most teams it may (SHMEM_TEAMS_MAX=" + pool.capacity()
+                    + "; destroy unused teams or raise it)";
+        }
+        TeamPool.Block[] blocks = new TeamPool.Block[newTeams.size()];
+        for (int g = 0; g < needed && failure == null; g++) {
+            int units = 0;
+            for (int t = 0; t < groups.length; t++) {
+                units = groups[t] == g ? Math.max(units, pool.unitsFor(newTeams.get(t).length)) : units;
+            }
+            int first = pool.claim(agreed, units);
+            if (first < 0) {
+                failure = "no " + units * pool.unitBytes() + " bytes of the team area are free at one place on every member"
+                        + " (its " + pool.units() * pool.unitBytes() + " bytes are the rest of SHMEM_RESERVED_SIZE;"
+                        + " destroy unused teams or raise it)";
+            }
+            for (int t = 0; t < groups.length; t++) {
+                if (groups[t] == g) {
+                    blocks[t] = new TeamPool.Block(first, pool.unitsFor(newTeams.get(t).length));
+                }
             }
         }
         Team[] result = new Team[Math.max(1, newTeams.size())];
@@ -323,43 +365,10 @@ public final class TeamImpl implements Team {
             for (int i = 0; i < chosen.length; i++) {
                 world[i] = members[chosen[i]];
             }
-            pool.take(slots[t]);
-            result[t] = runtime.teams().register(new TeamImpl(runtime, pool, world, mine, slots[t], configs.get(t), false));
+            pool.take(blocks[t]);
+            result[t] = runtime.teams().register(new TeamImpl(runtime, pool, world, mine, blocks[t], configs.get(t), false));
         }
         return result;
-    }
-
-    /** Every member's free-slot mask, indexed by this team's PE numbers. */
-    private long[][] gatherMasks() {
-        long offset = pool.gatherOffset(slot, splits++);
-        long[] mine = pool.freeMask();
-        MemorySegment local = peers[me];
-        MemorySegment.copy(mine, 0, local, ValueLayout.JAVA_LONG, offset, mine.length);
-        barrier.await(); // release/acquire: every member's mask is visible after it
-        long[][] masks = new long[members.length][mine.length];
-        for (int i = 0; i < members.length; i++) {
-            access.get(MemorySegment.ofArray(masks[i]), 0, i, offset, mine.length * 8L);
-        }
-        return masks;
-    }
-
-    /** Lowest slot free on every member of {@code team}, taken from their masks; -1 if none. */
-    private static int commonFreeSlot(long[][] masks, int[] team) {
-        int words = masks[0].length;
-        for (int w = 0; w < words; w++) {
-            long and = -1L;
-            for (int m : team) {
-                and &= masks[m][w];
-            }
-            if (and != 0) {
-                int slot = w * 64 + Long.numberOfTrailingZeros(and);
-                for (int m : team) {
-                    masks[m][w] &= ~(1L << (slot & 63));
-                }
-                return slot;
-            }
-        }
-        return -1;
     }
 
     // ------------------------------------------------------------------ destruction
@@ -391,7 +400,7 @@ public final class TeamImpl implements Team {
         collectives.sync("shmem_team_destroy");
         destroyed = true;
         collectives.support().close();
-        pool.release(slot, runtime.localRegion());
+        pool.release(block, runtime.localRegion());
         runtime.teams().unregister(this);
     }
 
@@ -415,6 +424,6 @@ public final class TeamImpl implements Team {
 
     @Override
     public String toString() {
-        return "Team[" + (destroyed ? "destroyed " : "") + "PE " + me + " of " + Arrays.toString(members) + ", slot " + slot + "]";
+        return "Team[" + (destroyed ? "destroyed " : "") + "PE " + me + " of " + Arrays.toString(members) + ", units " + block.first() + "+" + block.units() + "]";
     }
 }

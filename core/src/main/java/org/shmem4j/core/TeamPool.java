@@ -1,136 +1,235 @@
 package org.shmem4j.core;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.sync.DisseminationBarrier;
 
 /**
- * The pool of team synchronization slots ({@code SHMEM_TEAMS_MAX} of them) in every PE's reserved
- * region. Slot {@code i} is the same fixed-size block on every PE, so slots can never overlap
- * (the bug of SOS issue 1225 cannot happen by construction), and a team owns one slot on each of
- * its members. A slot holds the team's barrier words (one cache line per dissemination round), a
- * double-buffered area where members publish their free-slot masks when the team is split, the
- * collectives' flag lines (one per sender and one acknowledgement line per member)
- * and the collectives' {@link #SCRATCH_BUFFERS} scratch buffers (see {@code CollectiveSupport} for why four).
+ * The team area: what is left of every PE's reserved region after init's fixed blocks, cut into
+ * equal units, from which each team takes a {@link Block} of consecutive units sized by its own
+ * member count (its {@link Layout}). A team's block lies at the same offset on all its members, so
+ * teams that overlap on some PE never share a unit there (the bug of SOS issue 1225 cannot happen),
+ * while disjoint teams may use the same units.
  *
- * <p>Which slots are free is this PE's own knowledge; a split agrees on a slot by AND-ing the
- * masks of the new team's members (see {@link TeamImpl}).
+ * <p>Which units are free is this PE's own knowledge (a bit per unit). A new team's members agree
+ * on its block with an AND of their {@linkplain #offer masks} (see {@link TeamImpl} and
+ * {@link MaskAgreement}), whose first word says how many more teams each may make
+ * ({@code SHMEM_TEAMS_MAX} counts the teams alive on a PE, the predefined ones included).
+ *
+ * <p>Memory per PE (n a team's members, r = ceil(log2 n), S the scratch buffer size, U the unit):
+ * a team takes ceil(bytes(n) / U) units, bytes(n) = 64 max(1, r) (barrier) + 2 r
+ * {@link #CELL_BYTES} (split agreement) + 2 line(n f) (flags, f = 64 bytes up to
+ * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + 4 S (scratch). The world's
+ * block at 65,536 PEs is about 1.1 MiB; docs/scale.md has the whole formula and its figures.
  */
 final class TeamPool {
-    static final int WORLD = 0;
-    static final int SHARED = 1;
-    static final int HOST = 2;
-    static final int LEADERS = 3;
-    private static final int PREDEFINED = 4;
-    private static final long LINE = 64;
-    /** Scratch buffers per slot, used by collectives in turn (sequence number modulo this). */
+    /** Teams every PE counts from init: world, leaders (counted also where invalid), shared, host. */
+    static final int PREDEFINED = 4;
+    /** Scratch buffers per team, used by collectives in turn (sequence number modulo this). */
     static final int SCRATCH_BUFFERS = 4;
+    /** Most units an area is cut into: bounds the agreement masks (and a legacy pSync). */
+    static final int MAX_UNITS = 2048;
+    /** Words of an agreement mask at most: the room word and one bit per unit. */
+    static final int MAX_MASK_WORDS = 1 + MAX_UNITS / 64;
+    /** Bytes of one agreement cell: a mask and the word that says it arrived, on its own lines. */
+    static final long CELL_BYTES = roundUp((MAX_MASK_WORDS + 1) * 8L, 64);
+    /** Teams up to this size give each sender a cache line; larger ones a word, to stay O(n) small. */
+    static final int LINE_FLAGS_UP_TO = 64;
+    private static final long LINE = 64;
+    private static final long MIN_UNIT = 4096;
 
-    private final int capacity;
-    private final long base;
-    private final long barrierBytes;
-    private final long gatherBytes;
-    private final int flagLines;
-    private final long scratchBytes;
-    private final long slotBytes;
-    private final long[] free;
-
-    TeamPool(SymmetricHeap heap, int capacity, int npes, long scratchBytes) {
-        this.capacity = capacity;
-        this.barrierBytes = roundUp(DisseminationBarrier.bytesNeeded(npes), LINE);
-        this.gatherBytes = roundUp(maskWords() * 8L, LINE);
-        this.flagLines = 2 * npes;
-        this.scratchBytes = roundUp(scratchBytes, LINE);
-        this.slotBytes = barrierBytes + 2 * gatherBytes + flagLines * LINE + SCRATCH_BUFFERS * this.scratchBytes;
-        this.base = heap.allocateReserved("the team pool (SHMEM_TEAMS_MAX=" + capacity + ")", slotBytes * capacity);
-        this.free = new long[maskWords()];
-        for (int slot = PREDEFINED; slot < capacity; slot++) {
-            free[slot >>> 6] |= 1L << slot;
+    /** Units {@code [first, first + units)} of the area. */
+    record Block(int first, int units) {
+        boolean overlaps(Block other) {
+            return first < other.first + other.units && other.first < first + units;
         }
     }
 
-    private static long roundUp(long v, long unit) {
-        return (v + unit - 1) / unit * unit;
+    /**
+     * Where a team of {@code members} keeps its words, as offsets from its block's start: barrier
+     * lines (one per dissemination round), agreement cells (two sets of one per round, for splits
+     * in turn), sender and acknowledgement flags ({@code flagStride} apart), then the scratch buffers.
+     */
+    record Layout(int members, long barrier, long cells, int rounds, long senderFlags, long ackFlags, long flagStride,
+            long scratch, long scratchBytes, long bytes) {
+        /** Offset of the agreement cell of round {@code round} of the {@code split}-th split. */
+        long cell(long split, int round) {
+            return cells + ((split & 1) * rounds + round) * CELL_BYTES;
+        }
+    }
+
+    private final int capacity;
+    private final long base;
+    private final long unit;
+    private final int units;
+    private final long scratchBytes;
+    private final long[] free;
+    private int teams;
+    private int predefinedCursor;
+
+    /** Takes the rest of {@code heap}'s reserved part as the team area. */
+    TeamPool(SymmetricHeap heap, int capacity, long scratchBytes) {
+        this.capacity = capacity;
+        this.scratchBytes = roundUp(scratchBytes, LINE);
+        long area = heap.reservedRemaining();
+        this.unit = Math.max(MIN_UNIT, Long.highestOneBit(Math.max(1, (area + MAX_UNITS - 1) / MAX_UNITS) * 2 - 1));
+        this.units = (int) (area / unit);
+        this.base = heap.allocateReserved("the team area (SHMEM_TEAMS_MAX=" + capacity + ")", units * unit);
+        this.free = new long[(units + 63) >>> 6];
+        for (int u = 0; u < units; u++) {
+            free[u >>> 6] |= 1L << u;
+        }
+        this.teams = PREDEFINED;
+    }
+
+    private static long roundUp(long v, long to) {
+        return (v + to - 1) / to * to;
+    }
+
+    private static int rounds(int n) {
+        return n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
+    }
+
+    /** The layout of a team of {@code n} members (the same on every PE). */
+    Layout layout(int n) {
+        int r = rounds(n);
+        long barrier = 0;
+        long cells = roundUp(DisseminationBarrier.bytesNeeded(n), LINE);
+        long stride = n <= LINE_FLAGS_UP_TO ? LINE : 8;
+        long senders = cells + 2 * r * CELL_BYTES;
+        long acks = roundUp(senders + n * stride, LINE);
+        long scratch = roundUp(acks + n * stride, LINE);
+        return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, scratchBytes,
+                scratch + SCRATCH_BUFFERS * scratchBytes);
+    }
+
+    /** Units a team of {@code n} members takes. */
+    int unitsFor(int n) {
+        return (int) ((layout(n).bytes() + unit - 1) / unit);
     }
 
     int capacity() {
         return capacity;
     }
 
+    long unitBytes() {
+        return unit;
+    }
+
+    int units() {
+        return units;
+    }
+
+    /** Region offset of {@code block}'s first byte. */
+    long start(Block block) {
+        return base + block.first() * unit;
+    }
+
+    /** Words of this pool's agreement masks. */
     int maskWords() {
-        return (capacity + 63) >>> 6;
-    }
-
-    /** Region offset of slot {@code slot}'s first byte. */
-    long slotStart(int slot) {
-        return base + slot * slotBytes;
-    }
-
-    /** Region offset just past slot {@code slot}. */
-    long slotEnd(int slot) {
-        return slotStart(slot) + slotBytes;
-    }
-
-    /** Region offset of the slot's barrier words. */
-    long barrierOffset(int slot) {
-        return slotStart(slot);
-    }
-
-    /** Region offset of the mask buffer the {@code seq}-th split of the slot's team uses. */
-    long gatherOffset(int slot, long seq) {
-        return slotStart(slot) + barrierBytes + (seq & 1) * gatherBytes;
-    }
-
-    /** Region offset of the flag line a collective's sender {@code sender} (team number) signals this PE on. */
-    long senderFlag(int slot, int sender) {
-        return flagsStart(slot) + (long) sender * LINE;
-    }
-
-    /** Region offset of the flag line on which {@code sender} acknowledges to this PE. */
-    long ackFlag(int slot, int sender) {
-        return flagsStart(slot) + (long) (flagLines / 2 + sender) * LINE;
-    }
-
-    private long flagsStart(int slot) {
-        return slotStart(slot) + barrierBytes + 2 * gatherBytes;
-    }
-
-    /** Region offset of the slot's first collective scratch buffer (the others follow it). */
-    long scratchOffset(int slot) {
-        return flagsStart(slot) + flagLines * LINE;
-    }
-
-    /** Bytes in each of a slot's scratch buffers. */
-    long scratchBytes() {
-        return scratchBytes;
-    }
-
-    /** A copy of this PE's free-slot mask. */
-    synchronized long[] freeMask() {
-        return free.clone();
-    }
-
-    /** Marks {@code slot} used by a team this PE is a member of. */
-    synchronized void take(int slot) {
-        if ((free[slot >>> 6] & (1L << slot)) == 0) {
-            throw new IllegalStateException("team slot " + slot + " is already in use on this PE");
-        }
-        free[slot >>> 6] &= ~(1L << slot);
+        return 1 + free.length;
     }
 
     /**
-     * Returns {@code slot} to the pool after zeroing this PE's barrier and flag words of it (the
-     * team's last barrier has completed, and every member settled what it sent before it, so no
-     * member writes them any more).
+     * This PE's contribution to an agreement on blocks for new teams it joins: word 0 has bit j
+     * set while it may make j + 1 more teams, the rest are its free units.
      */
-    synchronized void release(int slot, MemorySegment local) {
-        local.asSlice(barrierOffset(slot), barrierBytes).fill((byte) 0);
-        local.asSlice(flagsStart(slot), flagLines * LINE).fill((byte) 0);
-        free[slot >>> 6] |= 1L << slot;
+    synchronized long[] offer() {
+        long[] mask = new long[maskWords()];
+        int room = Math.min(63, capacity - teams);
+        mask[0] = room <= 0 ? 0 : -1L >>> (64 - room);
+        System.arraycopy(free, 0, mask, 1, free.length);
+        return mask;
     }
 
-    /** Number of slots free on this PE. */
-    synchronized int freeCount() {
+    /** The contribution of a PE that joins no new team: changes nothing in the AND. */
+    long[] neutral() {
+        long[] mask = new long[maskWords()];
+        Arrays.fill(mask, -1L);
+        return mask;
+    }
+
+    /** True when the AND {@code agreed} lets every member make {@code joins} more teams. */
+    static boolean roomFor(long[] agreed, int joins) {
+        return (agreed[0] >>> (joins - 1) & 1) != 0;
+    }
+
+    /**
+     * The lowest run of {@code count} units free in {@code agreed} (an AND of offers), or -1. Marks
+     * it used in {@code agreed}, so the next team placed from the same AND does not overlap it.
+     */
+    int claim(long[] agreed, int count) {
+        int run = 0;
+        for (int u = 0; u < units; u++) {
+            run = (agreed[1 + (u >>> 6)] >>> u & 1) != 0 ? run + 1 : 0;
+            if (run == count) {
+                int first = u - count + 1;
+                for (int v = first; v <= u; v++) {
+                    agreed[1 + (v >>> 6)] &= ~(1L << v);
+                }
+                return first;
+            }
+        }
+        return -1;
+    }
+
+    /** The block of the next predefined team of {@code n} members, taken on this PE only if it is a member. */
+    synchronized Block predefined(int n, boolean member) {
+        Block block = new Block(predefinedCursor, unitsFor(n));
+        if (block.first() + block.units() > units) {
+            throw new org.shmem4j.ShmemException("the predefined teams need " + (block.first() + block.units()) * unit
+                    + " bytes of the team area but it has " + units * unit + "; raise SHMEM_RESERVED_SIZE");
+        }
+        predefinedCursor += block.units();
+        if (member) {
+            mark(block, false);
+        }
+        return block;
+    }
+
+    /** Takes {@code block} for a new team of this PE (agreed free on every member). */
+    synchronized void take(Block block) {
+        if (teams >= capacity) {
+            throw new IllegalStateException("this PE has " + teams + " teams, SHMEM_TEAMS_MAX=" + capacity);
+        }
+        for (int u = block.first(); u < block.first() + block.units(); u++) {
+            if ((free[u >>> 6] >>> u & 1) == 0) {
+                throw new IllegalStateException("team area unit " + u + " is already in use on this PE");
+            }
+        }
+        mark(block, false);
+        teams++;
+    }
+
+    /**
+     * Returns {@code block} after zeroing it on this PE (the team's last barrier has completed and
+     * every member settled what it sent before it, so no member writes it any more; the next team
+     * in these units may lay its flags where this one had scratch).
+     */
+    synchronized void release(Block block, MemorySegment local) {
+        local.asSlice(start(block), block.units() * unit).fill((byte) 0);
+        mark(block, true);
+        teams--;
+    }
+
+    private void mark(Block block, boolean isFree) {
+        for (int u = block.first(); u < block.first() + block.units(); u++) {
+            if (isFree) {
+                free[u >>> 6] |= 1L << u;
+            } else {
+                free[u >>> 6] &= ~(1L << u);
+            }
+        }
+    }
+
+    /** How many more teams this PE may make. */
+    synchronized int freeTeams() {
+        return capacity - teams;
+    }
+
+    /** Units free on this PE. */
+    synchronized int freeUnits() {
         int n = 0;
         for (long w : free) {
             n += Long.bitCount(w);

@@ -8,7 +8,7 @@ import org.shmem4j.Team;
 import org.shmem4j.TeamConfig;
 
 /**
- * The PE's teams: the slot pool they take their synchronization resources from, the predefined
+ * The PE's teams: the team area they take their synchronization resources from, the predefined
  * teams (world, shared, host, leaders) and every team alive, so finalize can invalidate them.
  */
 final class TeamRegistry {
@@ -25,15 +25,19 @@ final class TeamRegistry {
         this.pool = pool;
         int[] myHost = topology.myHost();
         int[] hostLeaders = topology.hostLeaders();
-        this.world = predefined(runtime, IntStream.range(0, npes).toArray(), me, TeamPool.WORLD);
-        this.shared = predefined(runtime, myHost, me, TeamPool.SHARED);
-        this.host = predefined(runtime, myHost, me, TeamPool.HOST);
-        this.leaders = Arrays.binarySearch(hostLeaders, me) >= 0 ? predefined(runtime, hostLeaders, me, TeamPool.LEADERS) : null;
+        boolean leads = Arrays.binarySearch(hostLeaders, me) >= 0;
+        // Placed in this order on every PE, so each team's block is the same on all its members:
+        // the world's and the leaders' sizes are the same everywhere, a host's only on that host.
+        this.world = predefined(runtime, IntStream.range(0, npes).toArray(), me, pool.predefined(npes, true));
+        TeamPool.Block leadersBlock = pool.predefined(hostLeaders.length, leads);
+        this.shared = predefined(runtime, myHost, me, pool.predefined(myHost.length, true));
+        this.host = predefined(runtime, myHost, me, pool.predefined(myHost.length, true));
+        this.leaders = leads ? predefined(runtime, hostLeaders, me, leadersBlock) : null;
         this.notLeader = "PE " + me + " is not the leader of its host (PE " + myHost[0] + " is)";
     }
 
-    private TeamImpl predefined(PeRuntime runtime, int[] members, int me, int slot) {
-        return register(new TeamImpl(runtime, pool, members, Arrays.binarySearch(members, me), slot, TeamConfig.DEFAULT, true));
+    private TeamImpl predefined(PeRuntime runtime, int[] members, int me, TeamPool.Block block) {
+        return register(new TeamImpl(runtime, pool, members, Arrays.binarySearch(members, me), block, TeamConfig.DEFAULT, true));
     }
 
     TeamPool pool() {
@@ -76,8 +80,8 @@ final class TeamRegistry {
         live.forEach(TeamImpl::invalidate);
     }
 
-    /** The number of team slots still free on this PE. */
+    /** How many more teams this PE may make ({@code SHMEM_TEAMS_MAX} less the teams alive). */
     int freeSlots() {
-        return pool.freeCount();
+        return pool.freeTeams();
     }
 }

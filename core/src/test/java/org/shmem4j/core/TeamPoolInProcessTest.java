@@ -2,7 +2,6 @@ package org.shmem4j.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,10 +9,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,9 +24,10 @@ import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.sync.DisseminationBarrier;
 
 /**
- * The team slot pool ({@code SHMEM_TEAMS_MAX}): exhaustion and recovery, agreement on failure
- * across PEs, no leaks over many create/destroy rounds, and the slot layout (slots are disjoint,
- * inside the reserved region; disjoint teams may share a slot, overlapping teams never do).
+ * The team area ({@code SHMEM_TEAMS_MAX} teams per PE, blocks sized by team): exhaustion and
+ * recovery, agreement on failure across PEs, no leaks over many create/destroy rounds, and the
+ * layout (blocks inside the reserved region, parts of a block disjoint; disjoint teams may share
+ * units, overlapping teams never do).
  */
 @Timeout(180)
 class TeamPoolInProcessTest {
@@ -40,8 +38,26 @@ class TeamPoolInProcessTest {
         return (PeRuntime) Shmem.init();
     }
 
-    private static int slotOf(Team t) {
-        return ((TeamImpl) t).slot();
+    private static TeamPool.Block blockOf(Team t) {
+        return ((TeamImpl) t).block();
+    }
+
+    /** Fails if two of {@code teams} (all on this PE) share a unit. */
+    private static void assertDisjoint(List<Team> teams, int me) {
+        for (int i = 0; i < teams.size(); i++) {
+            for (int j = i + 1; j < teams.size(); j++) {
+                assertFalse(blockOf(teams.get(i)).overlaps(blockOf(teams.get(j))), "PE " + me + ": teams " + teams.get(i)
+                        + " and " + teams.get(j) + " share units");
+            }
+        }
+    }
+
+    private static List<Team> predefined(PeRuntime shmem) {
+        List<Team> teams = new ArrayList<>(List.of(shmem.teamWorld(), shmem.teamShared(), shmem.teamHost()));
+        if (shmem.teamLeaders().isValid()) {
+            teams.add(shmem.teamLeaders());
+        }
+        return teams;
     }
 
     // ------------------------------------------------------------------ exhaustion
@@ -53,15 +69,15 @@ class TeamPoolInProcessTest {
                 Team world = shmem.teamWorld();
                 assertEquals(USER_SLOTS, shmem.freeTeamSlots());
                 List<Team> teams = new ArrayList<>();
-                Set<Integer> slots = new HashSet<>();
                 for (int i = 0; i < USER_SLOTS; i++) {
                     Team t = world.splitStrided(0, 1, shmem.nPes(), null, 0);
                     assertTrue(t.isValid(), () -> "team " + teams.size() + ": " + t.invalidReason());
-                    assertTrue(slots.add(slotOf(t)), "slot handed out twice");
                     teams.add(t);
                     assertEquals(USER_SLOTS - teams.size(), shmem.freeTeamSlots());
                 }
-                assertEquals(Set.of(4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), slots);
+                List<Team> all = new ArrayList<>(teams);
+                all.addAll(predefined(shmem));
+                assertDisjoint(all, shmem.myPe());
                 Team none = world.splitStrided(0, 1, shmem.nPes(), null, 0);
                 assertFalse(none.isValid());
                 assertEquals(-1, none.myPe());
@@ -77,14 +93,14 @@ class TeamPoolInProcessTest {
                 for (Team t : teams) {
                     t.sync();
                 }
-                // destroy one in the middle: the next split gets exactly its slot
+                // destroy one in the middle: the next split of that size gets exactly its block
                 Team victim = teams.remove(5);
-                int freed = slotOf(victim);
+                TeamPool.Block freed = blockOf(victim);
                 victim.close();
                 assertEquals(1, shmem.freeTeamSlots());
                 Team again = world.splitStrided(0, 1, shmem.nPes(), null, 0);
                 assertTrue(again.isValid(), again::invalidReason);
-                assertEquals(freed, slotOf(again));
+                assertEquals(freed, blockOf(again));
                 again.sync();
                 teams.add(again);
                 for (Team t : teams) {
@@ -113,7 +129,9 @@ class TeamPoolInProcessTest {
                 Team pair = world.splitStrided(1, 1, 2, null, 0);
                 assertEquals(me != 0, pair.isValid());
                 if (me != 0) {
-                    assertEquals(4, slotOf(pair)); // disjoint from PE 0's teams: the lowest slot is fine
+                    List<Team> own = predefined(shmem);
+                    own.add(pair);
+                    assertDisjoint(own, me);
                     pair.sync();
                 }
                 // a team that includes PE 0 fails on every PE, also those with free slots
@@ -180,18 +198,21 @@ class TeamPoolInProcessTest {
                 Team dup = world.splitStrided(0, 1, 4, null, 0);
                 Team.Split2d grid = world.split2d(2, null, 0, null, 0); // rows {0,1} {2,3}, columns {0,2} {1,3}
                 Team row = grid.xAxis(), col = grid.yAxis();
-                // the two rows are disjoint and agree on the same lowest slot; so do the columns
-                assertEquals(5, slotOf(row));
-                assertEquals(6, slotOf(col));
-                // overlapping teams on this PE: all slots distinct
-                List<Team> mine = new ArrayList<>(List.of(world, shmem.teamShared(), shmem.teamHost(), dup, row, col));
-                if (me == 0) {
-                    mine.add(shmem.teamLeaders());
+                // the two rows are disjoint and start at the same unit; so do the columns
+                SymmetricLongArray firsts = shmem.calloc(ValueLayout.JAVA_LONG, 2);
+                firsts.set(0, blockOf(row).first());
+                firsts.set(1, blockOf(col).first());
+                shmem.barrierAll();
+                for (int pe = 0; pe < 4; pe++) {
+                    assertEquals(blockOf(row).first(), shmem.g(firsts, 0, pe), "row of PE " + pe + " seen from PE " + me);
+                    assertEquals(blockOf(col).first(), shmem.g(firsts, 1, pe), "column of PE " + pe + " seen from PE " + me);
                 }
-                Set<Integer> slots = new HashSet<>();
-                for (Team t : mine) {
-                    assertTrue(slots.add(slotOf(t)), "slot " + slotOf(t) + " used twice on PE " + me);
-                }
+                shmem.barrierAll();
+                firsts.close();
+                // overlapping teams on this PE: no unit shared
+                List<Team> mine = predefined(shmem);
+                mine.addAll(List.of(dup, row, col));
+                assertDisjoint(mine, me);
                 // syncs of the teams sharing a slot do not interfere: each sync must publish the
                 // partner's value of the same iteration
                 SymmetricLongArray x = shmem.calloc(ValueLayout.JAVA_LONG, 2);
@@ -210,7 +231,7 @@ class TeamPoolInProcessTest {
                         col.sync();
                     }
                 }
-                assertNotEquals(slotOf(row), slotOf(dup));
+
                 col.close();
                 row.close();
                 dup.close();
@@ -235,74 +256,83 @@ class TeamPoolInProcessTest {
         });
     }
 
-    @ParameterizedTest
-    @CsvSource({"8, 1", "16, 2", "64, 7", "65, 64", "200, 3", "256, 1000"})
-    void slotsAreDisjointAndInsideTheReservedRegion(int capacity, int npes) {
-        long reserved = 64L << 20;
+    @ParameterizedTest(name = "{1} PEs, {0} reserved bytes")
+    @CsvSource({"1048576, 1", "1048576, 2", "33554432, 7", "33554432, 64", "33554432, 65", "33554432, 1000",
+            "33554432, 65536", "1073741824, 65536"})
+    void blocksAreInsideTheReservedRegionAndTheirPartsAreDisjoint(long reserved, int npes) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment region = arena.allocate(reserved + 4096, 64);
             SymmetricHeap heap = heap(region, reserved);
             long before = heap.allocateReserved("before", 100);
-            TeamPool pool = new TeamPool(heap, capacity, npes, 1024);
-            long after = heap.allocateReserved("after", 100);
-            long barrierBytes = DisseminationBarrier.bytesNeeded(npes);
-            long maskBytes = pool.maskWords() * 8L;
-            assertEquals((capacity + 63) / 64, pool.maskWords());
-            for (int i = 0; i < capacity; i++) {
-                long s = pool.slotStart(i), e = pool.slotEnd(i);
-                assertTrue(s >= 0 && s < e && e <= reserved, "slot " + i + " [" + s + ", " + e + ") outside the reserved region");
-                assertTrue(e <= before || s >= before + 100, "slot " + i + " overlaps the earlier reserved block");
-                assertTrue(e <= after || s >= after + 100, "slot " + i + " overlaps the later reserved block");
-                // the slot's parts lie inside it and do not overlap each other
-                long b = pool.barrierOffset(i);
-                long g0 = pool.gatherOffset(i, 0), g1 = pool.gatherOffset(i, 1);
-                assertEquals(g0, pool.gatherOffset(i, 2));
-                assertEquals(g1, pool.gatherOffset(i, 7));
-                assertTrue(b >= s && b + barrierBytes <= g0 && g0 + maskBytes <= g1 && g1 + maskBytes <= e,
-                        "slot " + i + " parts: barrier " + b + ", gathers " + g0 + ", " + g1 + ", end " + e);
-                assertEquals(0, b % 64, "barrier words not on a cache line");
-                // the collective flags follow the gather buffers, the scratch buffers end the slot
-                long firstFlag = Math.min(pool.senderFlag(i, 0), pool.ackFlag(i, 0));
-                long lastFlag = Math.max(pool.senderFlag(i, npes - 1), pool.ackFlag(i, npes - 1));
-                assertTrue(firstFlag >= g1 + maskBytes && lastFlag + 64 <= pool.scratchOffset(i),
-                        "slot " + i + " flags [" + firstFlag + ", " + (lastFlag + 64) + ") overlap its neighbours");
-                assertTrue(pool.senderFlag(i, npes - 1) < pool.ackFlag(i, 0), "slot " + i + " sender and ack flags overlap");
-                assertEquals(e, pool.scratchOffset(i) + TeamPool.SCRATCH_BUFFERS * pool.scratchBytes(),
-                        "slot " + i + " scratch does not end the slot");
+            TeamPool pool = new TeamPool(heap, 256, 1024);
+            assertTrue(pool.units() <= TeamPool.MAX_UNITS, "units " + pool.units());
+            assertTrue(pool.maskWords() <= TeamPool.MAX_MASK_WORDS);
+            assertTrue(pool.units() * pool.unitBytes() > reserved - 100 - 2 * pool.unitBytes(),
+                    "the area leaves more than a unit of the reserved region unused");
+            for (int n : new int[] {1, 2, 3, 64, 65, npes}) {
+                TeamPool.Layout l = pool.layout(n);
+                long barrierEnd = l.barrier() + DisseminationBarrier.bytesNeeded(n);
+                long cellsEnd = l.cell(1, Math.max(0, l.rounds() - 1)) + (l.rounds() == 0 ? 0 : TeamPool.CELL_BYTES);
+                assertTrue(barrierEnd <= l.cells() && l.cell(0, 0) == l.cells() && cellsEnd <= l.senderFlags(),
+                        n + " members: barrier ends at " + barrierEnd + ", cells at [" + l.cells() + ", " + cellsEnd + ")");
+                assertTrue(l.senderFlags() + n * l.flagStride() <= l.ackFlags()
+                        && l.ackFlags() + n * l.flagStride() <= l.scratch(), n + " members: flags overlap");
+                assertEquals(l.bytes(), l.scratch() + TeamPool.SCRATCH_BUFFERS * l.scratchBytes(), n + " members");
+                assertEquals(n <= TeamPool.LINE_FLAGS_UP_TO ? 64 : 8, l.flagStride());
+                assertEquals(0, l.barrier() % 64);
+                assertEquals(0, l.cells() % 64);
+                assertEquals(0, l.scratch() % 64);
+                assertTrue(pool.unitsFor(n) * pool.unitBytes() >= l.bytes());
             }
-            for (int i = 0; i < capacity; i++) {
-                for (int j = i + 1; j < capacity; j++) {
-                    boolean disjoint = pool.slotEnd(i) <= pool.slotStart(j) || pool.slotEnd(j) <= pool.slotStart(i);
-                    if (!disjoint) {
-                        throw new AssertionError("slots " + i + " and " + j + " overlap");
-                    }
-                }
-            }
+            // the predefined teams are laid end to end from unit 0, and inside the region
+            TeamPool.Block world = pool.predefined(npes, true);
+            TeamPool.Block leaders = pool.predefined(Math.max(1, npes / 64), false);
+            assertEquals(0, world.first());
+            assertEquals(world.units(), leaders.first());
+            long end = pool.start(leaders) + leaders.units() * pool.unitBytes();
+            assertTrue(pool.start(world) >= before + 100 && end <= reserved, "[" + pool.start(world) + ", " + end + ")");
+            // a member's units are taken, a non-member's are not
+            assertEquals(pool.units() - world.units(), pool.freeUnits());
         }
     }
 
     @Test
-    void takeAndReleaseKeepTheFreeMask() {
+    void offersClaimsTakesAndReleases() {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment region = arena.allocate(1 << 21, 64);
-            TeamPool pool = new TeamPool(heap(region, 1 << 20), 70, 4, 1024);
-            assertEquals(70, pool.capacity());
-            assertEquals(66, pool.freeCount());
-            long[] mask = pool.freeMask();
-            assertEquals(2, mask.length);
-            assertEquals(-1L << 4, mask[0]); // predefined slots 0..3 are never free
-            assertEquals((1L << 6) - 1, mask[1]); // slots 64..69
-            assertThrows(IllegalStateException.class, () -> pool.take(0));
-            pool.take(69);
-            assertThrows(IllegalStateException.class, () -> pool.take(69));
-            assertEquals(65, pool.freeCount());
-            // release zeroes this PE's barrier words of the slot
-            region.set(ValueLayout.JAVA_LONG, pool.barrierOffset(69), 42L);
-            pool.release(69, region);
-            assertEquals(0L, region.get(ValueLayout.JAVA_LONG, pool.barrierOffset(69)));
-            assertEquals(66, pool.freeCount());
-            mask[0] = 0; // the copy is the caller's
-            assertEquals(-1L << 4, pool.freeMask()[0]);
+            MemorySegment region = arena.allocate(2L << 20, 64);
+            TeamPool pool = new TeamPool(heap(region, 1 << 20), 6, 1024);
+            assertEquals(2, pool.freeTeams()); // six less the four predefined
+            int units = pool.unitsFor(4);
+            TeamPool.Block world = pool.predefined(4, true);
+            long[] offer = pool.offer();
+            assertEquals(0b11L, offer[0]); // room for two more teams
+            assertTrue(TeamPool.roomFor(offer, 2));
+            assertFalse(TeamPool.roomFor(offer, 3));
+            // the lowest run after the world's block; claiming marks it in the AND, not on the PE
+            int first = pool.claim(offer, units);
+            assertEquals(world.units(), first);
+            assertEquals(first + units, pool.claim(offer, units));
+            assertEquals(pool.units() - world.units(), pool.freeUnits());
+            TeamPool.Block b = new TeamPool.Block(first, units);
+            pool.take(b);
+            assertThrows(IllegalStateException.class, () -> pool.take(b));
+            assertThrows(IllegalStateException.class, () -> pool.take(world));
+            assertEquals(1, pool.freeTeams());
+            assertEquals(0b1L, pool.offer()[0]);
+            // a run that does not fit anywhere
+            assertEquals(-1, pool.claim(pool.offer(), pool.units()));
+            // release zeroes the block on this PE and frees it
+            region.set(ValueLayout.JAVA_LONG, pool.start(b) + 8, 42L);
+            region.set(ValueLayout.JAVA_LONG, pool.start(b) + units * pool.unitBytes() - 8, 43L);
+            pool.release(b, region);
+            assertEquals(0L, region.get(ValueLayout.JAVA_LONG, pool.start(b) + 8));
+            assertEquals(0L, region.get(ValueLayout.JAVA_LONG, pool.start(b) + units * pool.unitBytes() - 8));
+            assertEquals(2, pool.freeTeams());
+            assertEquals(pool.units() - world.units(), pool.freeUnits());
+            long[] neutral = pool.neutral();
+            for (long w : neutral) {
+                assertEquals(-1L, w);
+            }
         }
     }
 }

@@ -19,7 +19,7 @@ import org.shmem4j.core.sync.DisseminationBarrier;
 import org.shmem4j.transport.deferred.Holdback;
 
 /**
- * A destroyed team's slot is zeroed and handed to the next team: no raise of the old team may land
+ * A destroyed team's block is zeroed and handed to the next team: no raise of the old team may land
  * in it afterwards. The push broadcast's "entered" raises are awaited by the root only two
  * collectives later, quiet does not complete raises, and the destroy's barrier does not connect
  * every pair of members (4 members: member 1 never signals member 0), so on a network that
@@ -57,28 +57,30 @@ class TeamSlotReuseInProcessTest {
                 SymmetricLongArray dest = shmem.calloc(ValueLayout.JAVA_LONG, 4);
                 SymmetricLongArray entered = shmem.calloc(ValueLayout.JAVA_LONG, 1); // the collective this PE entered last
                 Team team = world.splitStrided(0, 1, n, null, 0);
-                int slot = ((TeamImpl) team).slot();
+                TeamPool.Block block = ((TeamImpl) team).block();
+                TeamPool.Layout layout = ((TeamImpl) team).layout();
+                long start = pool.start(block);
                 for (int round = 0; round < 4; round++) {
                     // collective 1; 2 and 3: the root has seen every member's entry into 2 when 3 returns
                     collective(shmem, team, entered, 1, src, dest, round);
                     collective(shmem, team, entered, 2, src, dest, round);
                     collective(shmem, team, entered, 3, src, dest, round);
                     if (me == ROOT) { // the "entered" of collective 4 goes late
-                        Holdback.hold(ROOT, pool.ackFlag(slot, 0), pool.ackFlag(slot, n));
+                        Holdback.hold(ROOT, start + layout.ackFlags(), start + layout.ackFlags() + n * layout.flagStride());
                     }
                     world.sync();
                     collective(shmem, team, entered, 4, src, dest, round);
                     team.close();
-                    // Every member zeroed the slot before anyone sends again: a later message to
+                    // Every member zeroed the block before anyone sends again: a later message to
                     // the root (the split's barrier) would take the held raise along.
                     world.sync();
                     team = world.splitStrided(0, 1, n, null, 0);
-                    assertEquals(slot, ((TeamImpl) team).slot(), "the next team takes the freed slot");
+                    assertEquals(block, ((TeamImpl) team).block(), "the next team takes the freed block");
                     if (me == ROOT) {
                         Holdback.release(); // what is still held lands now
                     }
                     world.sync();
-                    assertFresh(shmem.localRegion(), pool, slot, n, me, round);
+                    assertFresh(shmem.localRegion(), start, layout, n, me, round);
                     world.sync(); // no member uses the new team before every member looked
                 }
                 team.close();
@@ -123,18 +125,18 @@ class TeamSlotReuseInProcessTest {
         }
     }
 
-    /** The slot's barrier and flag words on this PE are zero, as a new team's first collectives need them. */
-    private static void assertFresh(MemorySegment region, TeamPool pool, int slot, int n, int me, int round) {
-        long barrier = pool.barrierOffset(slot);
+    /** The block's barrier and flag words on this PE are zero, as a new team's first collectives need them. */
+    private static void assertFresh(MemorySegment region, long start, TeamPool.Layout layout, int n, int me, int round) {
+        long barrier = start + layout.barrier();
         for (long off = 0; off < DisseminationBarrier.bytesNeeded(n); off += 8) {
             assertEquals(0L, region.get(ValueLayout.JAVA_LONG, barrier + off), "round " + round + ": barrier word at +" + off
-                    + " of the new team's slot at PE " + me);
+                    + " of the new team's block at PE " + me);
         }
         for (int m = 0; m < n; m++) {
-            assertEquals(0L, region.get(ValueLayout.JAVA_LONG, pool.senderFlag(slot, m)),
-                    "round " + round + ": member " + m + "'s sender flag in the new team's slot at PE " + me);
-            assertEquals(0L, region.get(ValueLayout.JAVA_LONG, pool.ackFlag(slot, m)),
-                    "round " + round + ": member " + m + "'s acknowledgement flag (entered) in the new team's slot at PE " + me);
+            assertEquals(0L, region.get(ValueLayout.JAVA_LONG, start + layout.senderFlags() + m * layout.flagStride()),
+                    "round " + round + ": member " + m + "'s sender flag in the new team's block at PE " + me);
+            assertEquals(0L, region.get(ValueLayout.JAVA_LONG, start + layout.ackFlags() + m * layout.flagStride()),
+                    "round " + round + ": member " + m + "'s acknowledgement flag (entered) in the new team's block at PE " + me);
         }
     }
 }

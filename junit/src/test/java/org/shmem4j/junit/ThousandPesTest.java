@@ -7,13 +7,13 @@ import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 
 /**
- * {@code @ShmemTest} runs 1,024 PEs (issue 25). With a team pool of 16 slots: the default 256
- * take 49 MiB of each PE's reserved region at this count, and 1,024 regions of that size are
- * more than this machine's /dev/shm (24 GB), which init checks. On one node whatever the run's
- * pseudo-nodes: 1,024 PEs over the test network would test the network, not the scale.
+ * {@code @ShmemTest} runs 1,024 PEs (issue 25) with default settings but the region sizes: 1,024
+ * regions of 1 MiB of heap and 16 MiB reserved fit this machine's /dev/shm (24 GB), which init
+ * checks. On one node whatever the run's pseudo-nodes: 1,024 PEs over the test network would test
+ * the network, not the scale.
  */
 class ThousandPesTest {
-    @ShmemTest(pes = 1024, timeout = 240, env = {"SHMEM_SYMMETRIC_SIZE=1m", "SHMEM_RESERVED_SIZE=8m", "SHMEM_TEAMS_MAX=16",
+    @ShmemTest(pes = 1024, timeout = 240, env = {"SHMEM_SYMMETRIC_SIZE=1m", "SHMEM_RESERVED_SIZE=16m",
             "SHMEM4J_INPROCESS_NODES=1"})
     void everyPeTakesPartInAReductionAndACollect(Shmem shmem) {
         int me = shmem.myPe();

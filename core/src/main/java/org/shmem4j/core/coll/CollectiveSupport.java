@@ -36,10 +36,13 @@ import org.shmem4j.core.sync.WaitPolicy;
  * growing stamps, so a later stamp always means the earlier step happened.
  */
 public final class CollectiveSupport {
-    private static final long LINE = 64;
-
-    /** Where one team's flags and scratch live in every member's region. */
-    public record SlotLayout(long senderFlags, long ackFlags, long scratch, int scratchBuffers, long scratchBytes) {
+    /**
+     * Where one team's flags and scratch live in every member's region: a flag word per member for
+     * senders and one for acknowledgements, {@code flagStride} bytes apart (a cache line in small
+     * teams; a word in large ones, so that flags stay 16 bytes per member).
+     */
+    public record SlotLayout(long senderFlags, long ackFlags, long flagStride, long scratch, int scratchBuffers,
+            long scratchBytes) {
     }
 
     private final PeerAccess peers;
@@ -148,12 +151,12 @@ public final class CollectiveSupport {
 
     /** Offset of the flag line on which {@code sender} signals (every member has one per sender). */
     public long senderFlag(int sender) {
-        return slot.senderFlags() + sender * LINE;
+        return slot.senderFlags() + sender * slot.flagStride();
     }
 
     /** Offset of the flag line on which {@code member} acknowledges. */
     public long ackFlag(int member) {
-        return slot.ackFlags() + member * LINE;
+        return slot.ackFlags() + member * slot.flagStride();
     }
 
     /** Offset of the scratch buffer of collective {@code seq}. */
@@ -204,7 +207,7 @@ public final class CollectiveSupport {
         if (sync.load(flag, 8) >= value) {
             return; // the common case: no waiter, no liveness probe to build
         }
-        int member = (int) ((flag < slot.ackFlags() ? flag - slot.senderFlags() : flag - slot.ackFlags()) / LINE);
+        int member = (int) ((flag < slot.ackFlags() ? flag - slot.senderFlags() : flag - slot.ackFlags()) / slot.flagStride());
         WaitPolicy.Waiter w = waitPolicy.start(() -> liveness.check(member, () -> sync.load(flag, 8) >= value));
         while (sync.load(flag, 8) < value) {
             w.pause();

@@ -258,6 +258,19 @@ public final class SymmetricHeap {
         }
     }
 
+    /**
+     * Bytes of the reserved part's largest free block (blocks start on 64-byte lines): the most one
+     * more {@link #allocateReserved} can take (the team area takes the rest at init).
+     */
+    public long reservedRemaining() {
+        lock.lock();
+        try {
+            return reserved.stats().largestFreeBlock();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private ShmemException exhausted(String routine, long bytes) {
         return new ShmemException(routine + ": symmetric heap exhausted: requested " + bytes + " bytes; "
                 + user.stats() + " (SHMEM_SYMMETRIC_SIZE sets the heap size)");

@@ -81,7 +81,7 @@ public final class Params {
     /** {@code SHMEM_TEAMS_MAX}: how many teams (predefined ones included) may exist at once. */
     public static final Parameter<Integer> TEAMS_MAX =
             Parameter.intRange("SHMEM_TEAMS_MAX", 256, 8, 65_536,
-                    "Size of the pool of team synchronization slots (predefined teams use 4)");
+                    "Teams a PE may have at once (the 4 predefined ones included), each taking reserved memory by its size");
 
     /** {@code SHMEM_COLLECTIVE_SCRATCH}: bytes of each of a team's four collective scratch buffers. */
     public static final Parameter<Long> COLLECTIVE_SCRATCH =

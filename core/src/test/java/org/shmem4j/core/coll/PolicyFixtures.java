@@ -62,7 +62,7 @@ final class PolicyFixtures {
             }
 
         };
-        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 0, 3, scratchBytes),
+        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 64, 0, 3, scratchBytes),
                 new WaitPolicy(1, 1, 1000, () -> {
                 }), hostOfMember, () -> {
                 }, (member, satisfied) -> {
