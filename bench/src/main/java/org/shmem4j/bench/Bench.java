@@ -1,5 +1,9 @@
 package org.shmem4j.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -24,5 +28,25 @@ final class Bench {
     static void line(String format, Object... args) {
         System.out.println(String.format(Locale.ROOT, format, args));
         System.out.flush();
+    }
+
+    /** Wall-clock now in microseconds since the epoch (comparable across the PEs of one machine). */
+    static long nowUs() {
+        Instant t = Instant.now();
+        return t.getEpochSecond() * 1_000_000L + t.getNano() / 1000;
+    }
+
+    /** VmRSS of this process in kB (0 where /proc does not tell: not Linux). */
+    static long rssKb() {
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (l.startsWith("VmRSS:")) {
+                    return Long.parseLong(l.replaceAll("\\D", ""));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+        return 0;
     }
 }

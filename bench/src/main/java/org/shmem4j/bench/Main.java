@@ -17,7 +17,7 @@ public final class Main {
      * Programs with no C peer, not part of {@code all}: the figure-4 reduce experiment, over the
      * world team and in two levels over host teams (bench/run.sh runs them once per reduce algorithm).
      */
-    public static final List<String> EXTRA = List.of("reduce_algo", "reduce_algo_hosts");
+    public static final List<String> EXTRA = List.of("reduce_algo", "reduce_algo_hosts", "scale");
 
     private Main() {
     }
@@ -52,6 +52,7 @@ public final class Main {
             case "coll" -> Coll.run(knobs);
             case "gups" -> Gups.run(knobs);
             case "team_create" -> TeamCreate.run(knobs);
+            case "scale" -> Scale.run(knobs);
             case "msgrate_threads" -> MsgRateThreads.run(knobs);
             case "reduce_algo" -> ReduceAlgo.run(knobs, "world");
             case "reduce_algo_hosts" -> ReduceAlgo.run(knobs, "host_leaders");

@@ -1,10 +1,6 @@
 package org.shmem4j.bench;
 
-import java.io.IOException;
 import java.lang.foreign.ValueLayout;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Instant;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 
@@ -27,19 +23,19 @@ public final class PeCost {
     }
 
     public static void main(String[] args) {
-        long mainUs = nowUs();
+        long mainUs = Bench.nowUs();
         boolean steady = args.length > 0 && args[0].equals("steady");
         int iters = args.length > 1 ? Integer.parseInt(args[1]) : 4000;
         int grid = args.length > 2 ? Integer.parseInt(args[2]) : 160;
         try (Shmem shmem = Shmem.init()) {
-            long initUs = nowUs();
+            long initUs = Bench.nowUs();
             int me = shmem.myPe(), n = shmem.nPes();
             try (SymmetricLongArray at = shmem.calloc(ValueLayout.JAVA_LONG, 5L * n)) {
                 String steadyLine = null;
                 if (steady) {
                     steadyLine = loop(shmem, iters, grid, at);
                 }
-                long[] mine = {mainUs, initUs, rssKb()};
+                long[] mine = {mainUs, initUs, Bench.rssKb()};
                 shmem.put(at, 5L * me, mine, 0, 3, 0);
                 shmem.barrierAll();
                 if (me == 0) {
@@ -124,24 +120,5 @@ public final class PeCost {
     /** CPU time of this process (every thread of the JVM), in ns; 0 where the OS does not tell. */
     private static long cpuNs() {
         return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
-    }
-
-    private static long nowUs() {
-        Instant t = Instant.now();
-        return t.getEpochSecond() * 1_000_000L + t.getNano() / 1000;
-    }
-
-    /** VmRSS of this process in kB (0 where /proc does not tell). */
-    private static long rssKb() {
-        try {
-            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (l.startsWith("VmRSS:")) {
-                    return Long.parseLong(l.replaceAll("\\D", ""));
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            // not Linux: no figure
-        }
-        return 0;
     }
 }
