@@ -2,6 +2,7 @@ package org.shmem4j.core.coll;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.function.IntToLongFunction;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -33,20 +34,20 @@ final class CollectAlgorithms {
         abstract boolean rotated();
 
         /**
-         * Completes the allgather of blocks {@code [pre[j], pre[j + 1])} (offsets from {@code base};
+         * Completes the allgather of blocks {@code [pre(j), pre(j + 1))} (offsets from {@code base};
          * for a rotated layout, {@code pre} is the rotated prefix) once this member's own block is
          * in place. Stamps use steps from {@code stepBase}; with {@code ack}, returns only after
          * every reader of this member's buffer acknowledged.
          */
-        abstract void exchange(CollectiveSupport s, long seq, int stepBase, long base, long[] pre, boolean ack);
+        abstract void exchange(CollectiveSupport s, long seq, int stepBase, long base, IntToLongFunction pre, boolean ack);
 
+        /** fcollect: blocks of equal size, so positions are products and nothing per member is allocated. */
         @Override
         public void fixed(CollectiveSupport s, long dest, long source, long bytes) {
             long seq = s.begin();
             int n = s.size();
-            long[] sizes = new long[n];
-            java.util.Arrays.fill(sizes, bytes);
-            data(s, seq, 0, dest, source, sizes);
+            int me = s.rank();
+            data(s, seq, 0, dest, source, bytes, q -> q * bytes, me * bytes, n * bytes);
         }
 
         @Override
@@ -59,52 +60,45 @@ final class CollectAlgorithms {
             long seq = s.begin();
             int me = s.rank();
             long scratch = s.scratch(seq);
-            long[] eight = new long[n];
-            java.util.Arrays.fill(eight, 8);
-            long[] pre = prefix(eight, me, rotated());
-            s.local().set(ValueLayout.JAVA_LONG, scratch + (rotated() ? 0 : pre[me]), bytes);
-            exchange(s, seq, 0, scratch, pre, false);
-            long[] sizes = new long[n];
+            // the sizes: an allgather of one 8-byte block per member through the scratch
+            s.local().set(ValueLayout.JAVA_LONG, scratch + (rotated() ? 0 : 8L * me), bytes);
+            exchange(s, seq, 0, scratch, q -> 8L * q, false);
+            // prefix of the data blocks (in team order, or rotated as the sizes lie), in private memory
+            MemorySegment pre = s.temp(8L * (n + 1));
             long total = 0;
-            for (int j = 0; j < n; j++) {
-                int at = rotated() ? Math.floorMod(j - me, n) : j;
-                sizes[j] = s.local().get(ValueLayout.JAVA_LONG, scratch + 8L * at);
-                total += sizes[j];
+            long head = 0; // bytes of members 0..me-1
+            for (int q = 0; q < n; q++) {
+                pre.set(ValueLayout.JAVA_LONG, 8L * q, total);
+                long size = s.local().get(ValueLayout.JAVA_LONG, scratch + 8L * q);
+                total += size;
+                if (rotated() ? q >= n - me : q < me) {
+                    head += size;
+                }
             }
+            pre.set(ValueLayout.JAVA_LONG, 8L * n, total);
             long d = dest.applyAsLong(total);
-            data(s, seq, n + 2, d, source, sizes);
+            data(s, seq, n + 2, d, source, bytes, q -> pre.get(ValueLayout.JAVA_LONG, 8L * q), head, total);
         }
 
-        private void data(CollectiveSupport s, long seq, int stepBase, long dest, long source, long[] sizes) {
+        /**
+         * The data: this member's block ({@code own} bytes) to its place, the exchange, and for a
+         * rotated layout the rotation into team order ({@code head}: bytes of members 0..me-1).
+         */
+        private void data(CollectiveSupport s, long seq, int stepBase, long dest, long source, long own,
+                IntToLongFunction pre, long head, long total) {
             int me = s.rank();
-            long[] pre = prefix(sizes, me, rotated());
-            long own = rotated() ? 0 : pre[me];
-            MemorySegment.copy(s.local(), source, s.local(), dest + own, sizes[me]);
+            MemorySegment.copy(s.local(), source, s.local(), dest + (rotated() ? 0 : head), own);
             exchange(s, seq, stepBase, dest, pre, true);
             if (rotated() && me != 0) {
-                // position q holds block me + q: blocks me..n-1 come first, then 0..me-1.
-                int n = s.size();
-                long total = pre[n];
-                long head = 0;
-                for (int j = 0; j < me; j++) {
-                    head += sizes[j];
-                }
-                MemorySegment tmp = s.temp(total);
+                // position q holds block me + q: blocks me..n-1 come first, then 0..me-1. The
+                // temporary lies past the prefix that variable keeps at the start of temp.
+                long at = ReduceAlgorithms.roundUp(8L * (s.size() + 1));
+                MemorySegment tmp = s.temp(at + total).asSlice(at, total);
                 MemorySegment.copy(s.local(), dest, tmp, 0, total);
                 MemorySegment.copy(tmp, 0, s.local(), dest + head, total - head);
                 MemorySegment.copy(tmp, total - head, s.local(), dest, head);
             }
         }
-    }
-
-    /** Prefix sums of block sizes, in team order or rotated so that position q is block {@code me + q}. */
-    private static long[] prefix(long[] sizes, int me, boolean rotated) {
-        int n = sizes.length;
-        long[] pre = new long[n + 1];
-        for (int q = 0; q < n; q++) {
-            pre[q + 1] = pre[q] + sizes[rotated ? (me + q) % n : q];
-        }
-        return pre;
     }
 
     /**
@@ -119,7 +113,7 @@ final class CollectAlgorithms {
         }
 
         @Override
-        void exchange(CollectiveSupport s, long seq, int stepBase, long base, long[] pre, boolean ack) {
+        void exchange(CollectiveSupport s, long seq, int stepBase, long base, IntToLongFunction pre, boolean ack) {
             int n = s.size();
             int me = s.rank();
             if (n == 1) {
@@ -131,7 +125,8 @@ final class CollectAlgorithms {
             for (int k = 1; k < n; k++) {
                 int b = Math.floorMod(me - k, n);
                 s.await(s.senderFlag(left), CollectiveSupport.stamp(seq, stepBase + k));
-                s.peers().get(s.local(), base + pre[b], left, base + pre[b], pre[b + 1] - pre[b]);
+                s.peers().get(s.local(), base + pre.applyAsLong(b), left, base + pre.applyAsLong(b),
+                        pre.applyAsLong(b + 1) - pre.applyAsLong(b));
                 if (k < n - 1) {
                     s.signal(right, s.senderFlag(me), CollectiveSupport.stamp(seq, stepBase + k + 1));
                 }
@@ -157,7 +152,7 @@ final class CollectAlgorithms {
         }
 
         @Override
-        void exchange(CollectiveSupport s, long seq, int stepBase, long base, long[] pre, boolean ack) {
+        void exchange(CollectiveSupport s, long seq, int stepBase, long base, IntToLongFunction pre, boolean ack) {
             int n = s.size();
             int me = s.rank();
             if (n == 1) {
@@ -223,7 +218,7 @@ final class CollectAlgorithms {
         }
 
         @Override
-        void exchange(CollectiveSupport s, long seq, int stepBase, long base, long[] pre, boolean ack) {
+        void exchange(CollectiveSupport s, long seq, int stepBase, long base, IntToLongFunction pre, boolean ack) {
             int n = s.size();
             int me = s.rank();
             int k = 0;
@@ -234,7 +229,7 @@ final class CollectAlgorithms {
                 s.signal(to, s.senderFlag(me), step);
                 s.await(s.senderFlag(from), step);
                 int count = Math.min(d, n - d);
-                s.peers().get(s.local(), base + pre[d], from, base, pre[d + count] - pre[d]);
+                s.peers().get(s.local(), base + pre.applyAsLong(d), from, base, pre.applyAsLong(d + count) - pre.applyAsLong(d));
                 if (ack) {
                     s.signal(from, s.ackFlag(me), step);
                 }
@@ -249,9 +244,10 @@ final class CollectAlgorithms {
     };
 
     /** Pulls blocks {@code [from, to)} of {@code peer}'s buffer into the same place of this member's. */
-    private static void range(CollectiveSupport s, long base, long[] pre, int peer, int from, int to) {
+    private static void range(CollectiveSupport s, long base, IntToLongFunction pre, int peer, int from, int to) {
         if (from < to) {
-            s.peers().get(s.local(), base + pre[from], peer, base + pre[from], pre[to] - pre[from]);
+            long at = pre.applyAsLong(from);
+            s.peers().get(s.local(), base + at, peer, base + at, pre.applyAsLong(to) - at);
         }
     }
 }

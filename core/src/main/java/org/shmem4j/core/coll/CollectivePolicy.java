@@ -12,10 +12,10 @@ import org.shmem4j.core.param.Params;
  *
  * <h2>The automatic choice</h2>
  * <ol>
- * <li><b>Teams with members on other nodes</b> (not hierarchical, see 3): {@code push} broadcast,
- * fcollect and reductions while the data fits the collective scratch ({@link PushAlgorithms}):
- * a put and its signal cost one network trip where a pull costs a round trip and an
- * acknowledgement.</li>
+ * <li><b>Teams with members on other nodes</b> (not hierarchical, see 3): {@code push}
+ * reductions, and broadcast and fcollect up to {@value #PUSH_TEAM} members, while the data fits
+ * the collective scratch ({@link PushAlgorithms}): a put and its signal cost one network trip where
+ * a pull costs a round trip and an acknowledgement.</li>
  * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
  * but the barrier (one exchange with one peer; nothing to gain from a schedule), except
  * rabenseifner for reductions at or above the crossover.</li>
@@ -30,6 +30,12 @@ import org.shmem4j.core.param.Params;
  * reduction, recursive_doubling (power-of-two teams) or bruck collect, linear alltoall); at or
  * above, the bandwidth-optimal one (scatter_allgather broadcast, rabenseifner reduction (ring where
  * absent), ring fcollect, pairwise alltoall). Scans use {@code log}.</li>
+ * <li><b>Team size</b> bounds what is linear in it: push broadcast and fcollect (n - 1 sends by
+ * one member) only up to {@value #PUSH_TEAM} members, rings ({@code n - 1} latencies) only up to
+ * {@value #RING_TEAM} (the broadcast beyond that only while each ring step moves at least the
+ * crossover). What remains linear in n at any size is alltoall (every member has a block for
+ * every other) and the hierarchical algorithms' work within one host. docs/collectives.md has
+ * every algorithm's cost and the choices at 2 to 65,536 members.</li>
  * </ol>
  * Every member of a team must choose the same algorithm, so choices depend only on what all
  * members agree on: the team (size, hosts) and the call's element count. collect's contribution
@@ -54,6 +60,24 @@ public final class CollectivePolicy {
      * recursive_doubling / bruck: 4.2 / 19.9 / 29.3 / 4.7, 5.5 / 9.4 / 9.4 / 15.9, 217 / 299 / 302 / 854.
      */
     static final int DIRECT_TEAM = 8;
+
+    /**
+     * Teams of at most this many members push broadcast and fcollect over the network. Both cost
+     * n - 1 sends on one member per call (the broadcast's root; every member in fcollect, n(n - 1)
+     * messages in all), one network trip each: cheaper than a tree's ceil(log2 n) round trips for
+     * a few members, but at 64 members one-per-node the root would send 63 messages where a binomial
+     * tree's busiest member sends 6. The push reduction is recursive doubling: any size.
+     */
+    static final int PUSH_TEAM = 8;
+
+    /**
+     * Beyond this many members the ring-based algorithms (ring fcollect and reduction,
+     * scatter_allgather broadcast), whose n - 1 steps each cost a latency, are chosen only where
+     * they save bandwidth: fcollect's logarithmic algorithms move the same bytes in ceil(log2 n)
+     * steps, and the broadcast keeps scatter_allgather only while each of its n - 1 ring steps
+     * moves at least the crossover ({@code bytes / n >= SHMEM_BCAST_CROSSOVER}).
+     */
+    static final int RING_TEAM = 16;
 
     // Reductions on small one-host teams: below the crossover the host-local part of the
     // hierarchical algorithm (members to the lowest member, which combines and releases them: two
@@ -174,7 +198,7 @@ public final class CollectivePolicy {
         if (broadcast != null) {
             return broadcast;
         }
-        if (pushes(s) && PushAlgorithms.broadcastFits(s, bytes)) {
+        if (pushes(s) && s.size() <= PUSH_TEAM && PushAlgorithms.broadcastFits(s, bytes)) {
             return pushBcast;
         }
         if (tiny(s)) {
@@ -186,7 +210,10 @@ public final class CollectivePolicy {
         if (direct(s)) {
             return linearBcast;
         }
-        return bytes < bcastCrossover ? smallBcast : largeBcast;
+        if (bytes < bcastCrossover || s.size() > RING_TEAM && bytes / s.size() < bcastCrossover) {
+            return smallBcast;
+        }
+        return largeBcast;
     }
 
     /** collect: {@code bytes} is this member's own contribution, which others do not know: not used. */
@@ -204,13 +231,13 @@ public final class CollectivePolicy {
         if (fcollect != null) {
             return fcollect;
         }
-        if (pushes(s) && PushAlgorithms.fcollectFits(s, bytes)) {
+        if (pushes(s) && s.size() <= PUSH_TEAM && PushAlgorithms.fcollectFits(s, bytes)) {
             return pushCollect;
         }
         if (tiny(s) || direct(s)) {
             return linearCollect;
         }
-        if (bytes >= collectCrossover) {
+        if (bytes >= collectCrossover && s.size() <= RING_TEAM) {
             return largeCollect;
         }
         return powerOfTwo(s.size()) ? smallCollectPow2 : smallCollect;

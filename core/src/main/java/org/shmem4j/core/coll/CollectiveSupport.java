@@ -126,12 +126,7 @@ public final class CollectiveSupport {
 
     /** True when the team spans more than one host. */
     public boolean spansHosts() {
-        for (int h : hostOfMember) {
-            if (h != hostOfMember[0]) {
-                return true;
-            }
-        }
-        return false;
+        return hostGroups().spansHosts(); // the policy asks on every call: no scan of the members
     }
 
     /** The team barrier: every member has arrived, and their earlier stores are visible. */

@@ -22,10 +22,17 @@ import java.lang.foreign.MemorySegment;
  * {@link CollectiveSupport} requires. No scratch is used: partial results live in the leaders' dests.
  *
  * <h2>Reduction order</h2>
- * Each leader combines its host's sources in team order; every leader then combines the hosts'
- * partials in host order (host 0's partial op host 1's op ...), so all leaders compute the same
- * bits, and members copy their leader's result: floating-point results are identical on every
- * member (though associated differently from the flat algorithms').
+ * Each leader combines its host's sources in team order; the hosts' partials are combined in host
+ * order up a binomial tree of the hosts (host 0's partial op the partial of hosts 1, op that of
+ * hosts 2-3, op that of 4-7, ...), so one leader computes the result and everyone copies it:
+ * floating-point results are identical on every member (though associated differently from the
+ * flat algorithms').
+ *
+ * <h2>Cost</h2>
+ * With M members on the largest host and H hosts: the barrier costs a leader 2(M - 1) operations
+ * within its host and ceil(log2 H) rounds of one signal across hosts; broadcast and reduction cost
+ * a leader 3(M - 1) within its host and at most 3 per tree neighbour across hosts, of which it has
+ * at most ceil(log2 H) + 1; a member costs 3 operations. Nothing is linear in H.
  */
 final class HierarchicalAlgorithms {
     /** Bytes of peer data combined per step. */
@@ -33,9 +40,9 @@ final class HierarchicalAlgorithms {
 
     // Steps of the stamps. Per (writer, reader) pair they only grow within a collective.
     private static final int UP = 1; // member -> leader: arrived (source ready)
-    private static final int PARTIAL = 2; // leader -> leaders: my host's partial is in my dest
-    private static final int READ = 3; // leader -> leaders: I have read your partial
-    private static final int DOWN = 4; // leader -> members: the result is in my dest
+    private static final int PARTIAL = 2; // leader -> parent leader: my subtree's partial is in my dest
+    private static final int READ = 3; // leader -> parent leader: I have copied your result
+    private static final int DOWN = 4; // leader -> members and child leaders: the result is in my dest
     private static final int DONE = 5; // member -> leader: I have copied it
     private static final int CROSS = 8; // leader -> leader: dissemination round r is CROSS + r
     private static final int RELEASE = 64; // leader -> members: the barrier is complete
@@ -94,10 +101,11 @@ final class HierarchicalAlgorithms {
         }
 
         /**
-         * The root copies its source to its dest; one representative per other host (its leader)
-         * pulls the root's dest; every other member pulls its host's representative's dest (on the
-         * root's host, the root is the representative). Acknowledgements flow back to the root,
-         * which then frees everyone.
+         * The root copies its source to its dest; one representative per host (its leader, on the
+         * root's host the root) pulls its parent's dest in a binomial tree of the hosts rooted at
+         * the root's host, and every other member pulls its host's representative's dest.
+         * Acknowledgements flow up the same tree to the root, which then frees everyone down it:
+         * a representative talks to its members and to at most ceil(log2 H) other hosts.
          */
         @Override
         public void run(CollectiveSupport s, long dest, long source, long bytes, int root) {
@@ -110,45 +118,49 @@ final class HierarchicalAlgorithms {
             long data = CollectiveSupport.stamp(seq, DATA);
             long ack = CollectiveSupport.stamp(seq, ACK);
             long free = CollectiveSupport.stamp(seq, FREE);
-            int[] local = g.members(host);
-            if (me == root) {
-                if (dest != source) {
-                    MemorySegment.copy(s.local(), source, s.local(), dest, bytes);
-                }
-                for (int h = 0; h < g.hosts(); h++) {
-                    if (h != host) {
-                        s.signal(g.leader(h), s.senderFlag(me), data);
-                    }
-                }
-                signalOthers(s, local, me, data);
-                for (int h = 0; h < g.hosts(); h++) {
-                    if (h != host) {
-                        s.await(s.senderFlag(g.leader(h)), ack);
-                    }
-                }
-                awaitOthers(s, local, me, ack);
-                for (int h = 0; h < g.hosts(); h++) {
-                    if (h != host) {
-                        s.signal(g.leader(h), s.senderFlag(me), free);
-                    }
-                }
-                signalOthers(s, local, me, free);
-            } else if (me == rep) {
-                s.await(s.senderFlag(root), data);
-                s.peers().get(s.local(), dest, root, dest, bytes);
-                signalOthers(s, local, me, data);
-                awaitOthers(s, local, me, ack);
-                s.signal(root, s.senderFlag(me), ack);
-                s.await(s.senderFlag(root), free);
-                signalOthers(s, local, me, free);
-            } else {
+            if (me != rep) {
                 s.await(s.senderFlag(rep), data);
                 s.peers().get(s.local(), dest, rep, dest, bytes);
                 s.signal(rep, s.senderFlag(me), ack);
                 s.await(s.senderFlag(rep), free);
+                return;
             }
+            int[] local = g.members(host);
+            int k = g.hosts();
+            int rel = Math.floorMod(host - rootHost, k);
+            int span = rel == 0 ? Integer.MAX_VALUE : Integer.lowestOneBit(rel);
+            int parent = rel == 0 ? -1 : representative(g, (rel - span + rootHost) % k, rootHost, root);
+            if (parent < 0) {
+                if (dest != source) {
+                    MemorySegment.copy(s.local(), source, s.local(), dest, bytes);
+                }
+            } else {
+                s.await(s.senderFlag(parent), data);
+                s.peers().get(s.local(), dest, parent, dest, bytes);
+            }
+            for (int d = 1; d < span && rel + d < k; d <<= 1) {
+                s.signal(representative(g, (rel + d + rootHost) % k, rootHost, root), s.senderFlag(me), data);
+            }
+            signalOthers(s, local, me, data);
+            for (int d = 1; d < span && rel + d < k; d <<= 1) {
+                s.await(s.senderFlag(representative(g, (rel + d + rootHost) % k, rootHost, root)), ack);
+            }
+            awaitOthers(s, local, me, ack);
+            if (parent >= 0) {
+                s.signal(parent, s.senderFlag(me), ack);
+                s.await(s.senderFlag(parent), free);
+            }
+            for (int d = 1; d < span && rel + d < k; d <<= 1) {
+                s.signal(representative(g, (rel + d + rootHost) % k, rootHost, root), s.senderFlag(me), free);
+            }
+            signalOthers(s, local, me, free);
         }
     };
+
+    /** The member of host {@code h} that receives a broadcast from {@code root} for its host. */
+    private static int representative(HostGroups g, int h, int rootHost, int root) {
+        return h == rootHost ? root : g.leader(h);
+    }
 
     static final Algorithms.Reduce REDUCE = new Algorithms.Reduce() {
         @Override
@@ -157,9 +169,12 @@ final class HierarchicalAlgorithms {
         }
 
         /**
-         * Leaders pull and combine their host's sources (team order) and leave the partial in
-         * their dest; each leader combines all partials in host order; members copy their leader's
-         * result.
+         * Leaders pull and combine their host's sources (team order); the leaders combine their
+         * partials up a binomial tree of the hosts in host order (the leader of host h takes the
+         * partials of hosts h + 1, h + 2..h + 3, h + 4..h + 7, ... below its lowest set bit, each
+         * already combined by its own subtree), so host 0's leader holds the result, which flows
+         * back down the tree; members copy their leader's result. A leader talks to its members and
+         * to at most ceil(log2 H) + 1 other leaders.
          */
         @Override
         public void run(CollectiveSupport s, ReduceKernel kernel, long dest, long source, long count) {
@@ -186,47 +201,35 @@ final class HierarchicalAlgorithms {
                 s.await(s.senderFlag(local[i]), CollectiveSupport.stamp(seq, UP));
                 combineFrom(s, kernel, buf, bytes, chunk, local[i], source);
             }
+            // 2. The hosts' partials up the tree, in host order; the result back down.
             int k = g.hosts();
-            if (k > 1) {
-                // 2. Partials across hosts, combined in host order by every leader alike.
-                MemorySegment.copy(buf, 0, s.local(), dest, bytes);
-                long partial = CollectiveSupport.stamp(seq, PARTIAL);
-                for (int h = 0; h < k; h++) {
-                    if (h != host) {
-                        s.signal(g.leader(h), s.senderFlag(me), partial);
-                    }
-                }
-                for (int h = 0; h < k; h++) {
-                    if (h == host) {
-                        if (h == 0) {
-                            continue; // buf already holds it
-                        }
-                        kernel.combine(buf, 0, s.local(), dest, count);
-                        continue;
-                    }
-                    int other = g.leader(h);
-                    s.await(s.senderFlag(other), partial);
-                    if (h == 0) {
-                        s.peers().get(buf, 0, other, dest, bytes);
-                    } else {
-                        combineFrom(s, kernel, buf, bytes, chunk, other, dest);
-                    }
-                }
-                long read = CollectiveSupport.stamp(seq, READ);
-                for (int h = 0; h < k; h++) {
-                    if (h != host) {
-                        s.signal(g.leader(h), s.senderFlag(me), read);
-                    }
-                }
-                for (int h = 0; h < k; h++) {
-                    if (h != host) {
-                        s.await(s.senderFlag(g.leader(h)), read); // nobody reads my partial any more
-                    }
-                }
+            int span = host == 0 ? Integer.MAX_VALUE : Integer.lowestOneBit(host);
+            long partial = CollectiveSupport.stamp(seq, PARTIAL);
+            long down = CollectiveSupport.stamp(seq, DOWN);
+            long read = CollectiveSupport.stamp(seq, READ);
+            for (int d = 1; d < span && host + d < k; d <<= 1) {
+                int child = g.leader(host + d);
+                s.await(s.senderFlag(child), partial);
+                combineFrom(s, kernel, buf, bytes, chunk, child, dest);
             }
-            // 3. The result, for this host's members to copy.
-            MemorySegment.copy(buf, 0, s.local(), dest, bytes);
-            signalOthers(s, local, me, CollectiveSupport.stamp(seq, DOWN));
+            if (host > 0) {
+                int parent = g.leader(host - span);
+                MemorySegment.copy(buf, 0, s.local(), dest, bytes);
+                s.signal(parent, s.senderFlag(me), partial);
+                s.await(s.senderFlag(parent), down); // the parent has read my partial and holds the result
+                s.peers().get(s.local(), dest, parent, dest, bytes);
+                s.signal(parent, s.senderFlag(me), read);
+            } else {
+                MemorySegment.copy(buf, 0, s.local(), dest, bytes);
+            }
+            // 3. The result, for the child leaders and this host's members to copy.
+            for (int d = 1; d < span && host + d < k; d <<= 1) {
+                s.signal(g.leader(host + d), s.senderFlag(me), down);
+            }
+            signalOthers(s, local, me, down);
+            for (int d = 1; d < span && host + d < k; d <<= 1) {
+                s.await(s.senderFlag(g.leader(host + d)), read);
+            }
             awaitOthers(s, local, me, CollectiveSupport.stamp(seq, DONE));
         }
     };

@@ -15,20 +15,16 @@ public final class HostGroups {
     public HostGroups(int[] hostIdOfMember) {
         int n = hostIdOfMember.length;
         this.hostOfMember = new int[n];
-        int[] firstIdOfHost = new int[n];
+        // host id -> host number, in the order of first appearance: O(n), whatever the number of hosts
+        java.util.Map<Integer, Integer> numberOfId = new java.util.HashMap<>();
         int[] count = new int[n];
-        int hosts = 0;
         for (int m = 0; m < n; m++) {
-            int h = 0;
-            while (h < hosts && firstIdOfHost[h] != hostIdOfMember[m]) {
-                h++;
-            }
-            if (h == hosts) {
-                firstIdOfHost[hosts++] = hostIdOfMember[m];
-            }
+            Integer known = numberOfId.putIfAbsent(hostIdOfMember[m], numberOfId.size());
+            int h = known != null ? known : numberOfId.size() - 1;
             hostOfMember[m] = h;
             count[h]++;
         }
+        int hosts = numberOfId.size();
         this.members = new int[hosts][];
         int[] fill = new int[hosts];
         for (int h = 0; h < hosts; h++) {

@@ -113,6 +113,8 @@ public final class Params {
     /**
      * {@code SHMEM_BCAST_CROSSOVER}: message bytes from which the automatic broadcast switches
      * from the latency-optimal binomial tree to the bandwidth-optimal scatter_allgather; default 32 KiB.
+     * On teams of more than 16 members, whose ring steps would each cost a latency, also each
+     * member's share ({@code bytes / n}) must reach it.
      */
     public static final Parameter<Long> BCAST_CROSSOVER = Parameter.size("SHMEM_BCAST_CROSSOVER", 32L << 10,
             "Message bytes from which auto broadcast uses scatter_allgather instead of binomial");
@@ -124,7 +126,8 @@ public final class Params {
             "Array bytes from which auto reductions use rabenseifner (or ring) instead of recursive_doubling");
     /**
      * {@code SHMEM_COLLECT_CROSSOVER}: bytes contributed per member from which the automatic
-     * fcollect switches from recursive_doubling (powers of two) / bruck to ring; default 16 KiB.
+     * fcollect switches from recursive_doubling (powers of two) / bruck to ring, on teams of at
+     * most 16 members (larger teams keep the logarithmic algorithms); default 16 KiB.
      * collect (sizes differ between members, and every member must choose alike) always uses the
      * small-message choice.
      */

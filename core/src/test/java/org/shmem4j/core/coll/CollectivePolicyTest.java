@@ -170,6 +170,59 @@ class CollectivePolicyTest {
         assertTrue(Parameters.from(Map.of()).infoText().contains("SHMEM_REDUCE_CROSSOVER"));
     }
 
+    /**
+     * At 64 members and more, whatever the route and payload, the automatic choice is never one
+     * whose busiest member does work linear in n (linear, push broadcast or fcollect, rings, a
+     * scatter_allgather whose ring steps move less than the crossover), alltoall aside. With
+     * -Dshmem4j.policy.print=true prints the table of docs/collectives.md.
+     */
+    @Test
+    void choicesAtScaleAreLogarithmic() {
+        long scratch = 16 << 10;
+        for (int n : new int[] {2, 8, 64, 1024, 65536}) {
+            int[] perNode = new int[n];
+            int[] hostsOf16 = new int[n];
+            for (int r = 0; r < n; r++) {
+                perNode[r] = r;
+                hostsOf16[r] = r / 16;
+            }
+            Map<String, CollectiveSupport> routes = new java.util.LinkedHashMap<>();
+            routes.put("one host", flat(n));
+            routes.put("16 per node", team(true, scratch, hostsOf16));
+            routes.put("1 per node", team(true, scratch, perNode));
+            for (var route : routes.entrySet()) {
+                CollectiveSupport s = route.getValue();
+                for (long bytes : new long[] {8, 1 << 20}) {
+                    java.util.List<String> chosen = java.util.List.of(AUTO.barrier(s).name(),
+                            AUTO.broadcast(s, bytes).name(), AUTO.reduce(s, bytes).name(), AUTO.fcollect(s, bytes).name(),
+                            AUTO.collect(s, bytes).name(), AUTO.alltoall(s, bytes).name(), AUTO.scan(s, bytes).name());
+                    if (Boolean.getBoolean("shmem4j.policy.print")) {
+                        System.out.println("| " + n + " | " + route.getKey() + " | " + bytes + " | "
+                                + String.join(" | ", chosen) + " |");
+                    }
+                    if (n >= 64) {
+                        for (int i = 0; i < chosen.size(); i++) {
+                            if (i == 5) {
+                                continue; // alltoall: n - 1 blocks per member whatever the algorithm
+                            }
+                            String name = chosen.get(i);
+                            assertFalse(name.equals("linear") || name.equals("ring") || name.equals("scatter_allgather")
+                                    || name.equals("push") && i != 2, n + " members, " + route.getKey() + ", " + bytes
+                                            + " bytes: " + name + " at position " + i + " of " + chosen);
+                        }
+                    }
+                }
+            }
+        }
+        // scatter_allgather stays where each ring step moves at least the crossover
+        assertEquals("scatter_allgather", AUTO.broadcast(flat(64), 64L * (32 << 10)).name());
+        assertEquals("binomial", AUTO.broadcast(flat(64), 64L * (32 << 10) - 64).name());
+        assertEquals("ring", AUTO.fcollect(flat(16), 16 << 10).name());
+        assertEquals("bruck", AUTO.fcollect(flat(17), 16 << 10).name());
+        assertEquals("push", AUTO.broadcast(team(true, scratch, 0, 1, 2, 3, 4, 5, 6, 7), 8).name());
+        assertEquals("binomial", AUTO.broadcast(team(true, scratch, 0, 1, 2, 3, 4, 5, 6, 7, 8), 8).name());
+    }
+
     @Test
     void hostGroups() {
         HostGroups g = new HostGroups(new int[] {7, 3, 7, 3, 9});
