@@ -20,8 +20,9 @@ import org.shmem4j.core.sync.DisseminationBarrier;
  * <p>Memory per PE (n a team's members, r = ceil(log2 n), S the scratch buffer size, U the unit):
  * a team takes ceil(bytes(n) / U) units, bytes(n) = 64 max(1, r) (barrier) + 2 r
  * {@link #CELL_BYTES} (split agreement) + 2 line(n f) (flags, f = 64 bytes up to
- * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + 4 S (scratch). The world's
- * block at 65,536 PEs is about 1.1 MiB; docs/scale.md has the whole formula and its figures.
+ * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + 4 max(S, line(8 n))
+ * (scratch: collect passes 8 bytes per member through one buffer). The world's block at 65,536
+ * PEs is about 3 MiB; docs/scale.md has the whole formula and its figures.
  */
 final class TeamPool {
     /** Teams every PE counts from init: world, leaders (counted also where invalid), shared, host. */
@@ -100,8 +101,9 @@ final class TeamPool {
         long senders = cells + 2 * r * CELL_BYTES;
         long acks = roundUp(senders + n * stride, LINE);
         long scratch = roundUp(acks + n * stride, LINE);
-        return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, scratchBytes,
-                scratch + SCRATCH_BUFFERS * scratchBytes);
+        // collect exchanges its members' sizes, 8 bytes each, through one scratch buffer
+        long buffer = Math.max(scratchBytes, roundUp(8L * n, LINE));
+        return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, buffer, scratch + SCRATCH_BUFFERS * buffer);
     }
 
     /** Units a team of {@code n} members takes. */

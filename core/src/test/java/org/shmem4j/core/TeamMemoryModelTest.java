@@ -23,13 +23,13 @@ class TeamMemoryModelTest {
     private static final int TEAMS_MAX = Params.TEAMS_MAX.defaultValue();
 
     /**
-     * docs/scale.md: bytes(n) = 64 max(1, r) + 2 r 320 + 2 line(n f) + 4 S, r = ceil(log2 n),
-     * f = 64 up to 64 members, else 8, line(x) = x rounded up to a multiple of 64.
+     * docs/scale.md: bytes(n) = 64 max(1, r) + 2 r 320 + 2 line(n f) + 4 max(S, line(8 n)),
+     * r = ceil(log2 n), f = 64 up to 64 members, else 8, line(x) = x rounded up to a multiple of 64.
      */
     private static long documentedBytes(int n, long scratch) {
         int r = n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
         long f = n <= 64 ? 64 : 8;
-        return 64L * Math.max(1, r) + 2L * r * 320 + 2 * ceil(n * f, 64) * 64 + 4 * scratch;
+        return 64L * Math.max(1, r) + 2L * r * 320 + 2 * ceil(n * f, 64) * 64 + 4 * Math.max(scratch, ceil(8L * n, 64) * 64);
     }
 
     /** A PE's reserved region as init lays it out: the finalize announcements, then the team area. */
@@ -48,7 +48,7 @@ class TeamMemoryModelTest {
     }
 
     @ParameterizedTest(name = "{0} members")
-    @CsvSource({"1", "2", "3", "8", "64", "65", "256", "1024", "4096", "65536"})
+    @CsvSource({"1", "2", "3", "8", "64", "65", "256", "1024", "2048", "2049", "4096", "65536"})
     void aTeamsBytesFollowTheDocumentedFormula(int n) {
         try (Arena arena = Arena.ofConfined()) {
             TeamPool pool = poolOf(arena.allocate(RESERVED + 4096, 64), RESERVED, 8);
@@ -72,9 +72,9 @@ class TeamMemoryModelTest {
             int predefinedUnits = world.units() + leaders.units() + shared.units() + host.units();
             assertEquals(ceil(documentedBytes(npes, SCRATCH), pool.unitBytes()), world.units());
             long predefinedBytes = predefinedUnits * pool.unitBytes();
-            // 69 + 6 + 5 + 5 units of 16 KiB: 1.33 MiB, with the finalize announcements' 512 KiB
-            assertEquals(85, predefinedUnits);
-            assertTrue(predefinedBytes + npes * 8L < 2L << 20, predefinedBytes + " bytes");
+            // 193 + 6 + 5 + 5 units of 16 KiB: 3.27 MiB, with the finalize announcements' 512 KiB
+            assertEquals(209, predefinedUnits);
+            assertTrue(predefinedBytes + npes * 8L < 4L << 20, predefinedBytes + " bytes");
             // what is left: a 256 x 256 grid's row and column, and SHMEM_TEAMS_MAX's other teams of 64
             long[] agreed = pool.offer();
             int row = pool.claim(agreed, pool.unitsFor(256));
@@ -85,13 +85,13 @@ class TeamMemoryModelTest {
                 small++;
             }
             assertEquals(TEAMS_MAX - TeamPool.PREDEFINED - 2, small, "teams of 64 after the grid");
-            // and 27 more teams of the whole world fit beside the predefined ones
+            // and 9 more teams of the whole world fit beside the predefined ones
             long[] fresh = pool.offer();
             int worlds = 0;
             while (pool.claim(fresh, world.units()) >= 0) {
                 worlds++;
             }
-            assertEquals(27, worlds);
+            assertEquals(9, worlds);
         }
     }
 

@@ -66,7 +66,7 @@ final class CountingTeam implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             flagLines.add(ConcurrentHashMap.newKeySet());
         }
-        CollectiveSupport.SlotLayout slot = new CollectiveSupport.SlotLayout(senders, acks, scratch, SCRATCH_BUFFERS,
+        CollectiveSupport.SlotLayout slot = new CollectiveSupport.SlotLayout(senders, acks, LINE, scratch, SCRATCH_BUFFERS,
                 SCRATCH_BYTES);
         // spin a little, then yield, then park briefly: hundreds of threads share two cores
         WaitPolicy waits = new WaitPolicy(20, 50, 200_000, () -> {
