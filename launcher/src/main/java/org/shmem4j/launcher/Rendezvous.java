@@ -182,15 +182,19 @@ final class Rendezvous implements AutoCloseable {
         try {
             while (true) {
                 Wire.Message m = Wire.read(in);
-                switch (m) {
-                    case null -> {
-                        return;
-                    }
-                    case Wire.AllGather g -> job.allGather(rank, g.seq(), g.blob());
-                    case Wire.Finalized f -> job.finalized(rank);
-                    case Wire.GlobalExit g -> job.globalExit(rank, g.status());
-                    case Wire.PeerLost l -> job.peerLost(rank, l.peer(), l.reason());
-                    default -> throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from a PE");
+                // instanceof, not a type switch: see Wire.Message
+                if (m == null) {
+                    return;
+                } else if (m instanceof Wire.AllGather g) {
+                    job.allGather(rank, g.seq(), g.blob());
+                } else if (m instanceof Wire.Finalized) {
+                    job.finalized(rank);
+                } else if (m instanceof Wire.GlobalExit g) {
+                    job.globalExit(rank, g.status());
+                } else if (m instanceof Wire.PeerLost l) {
+                    job.peerLost(rank, l.peer(), l.reason());
+                } else {
+                    throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from a PE");
                 }
             }
         } catch (IOException e) {

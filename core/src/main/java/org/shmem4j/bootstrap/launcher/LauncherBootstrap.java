@@ -229,19 +229,19 @@ public final class LauncherBootstrap extends JobMember {
         try {
             while (true) {
                 Wire.Message m = Wire.read(in);
-                switch (m) {
-                    case null -> throw new java.io.EOFException("connection closed");
-                    case Wire.AllGatherResult r -> {
-                        var p = pending;
-                        if (p != null) {
-                            p.complete(r.blobs());
-                        }
+                // instanceof, not a type switch: see Wire.Message
+                if (m == null) {
+                    throw new java.io.EOFException("connection closed");
+                } else if (m instanceof Wire.AllGatherResult r) {
+                    var p = pending;
+                    if (p != null) {
+                        p.complete(r.blobs());
                     }
-                    case Wire.Abort a -> {
-                        abort(a.reason());
-                        return;
-                    }
-                    default -> throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from the launcher");
+                } else if (m instanceof Wire.Abort a) {
+                    abort(a.reason());
+                    return;
+                } else {
+                    throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from the launcher");
                 }
             }
         } catch (IOException e) {

@@ -46,8 +46,15 @@ public final class Wire {
 
     private Wire() {}
 
-    /** A decoded frame. */
-    public sealed interface Message {}
+    /**
+     * A decoded frame. Each kind writes its own type byte and body: a {@code switch} over the
+     * kinds would be a type switch, whose dispatch class the JDK generates at run time in every PE
+     * (its AOT cache cannot hold it), which made up a good part of a PE's start-up CPU.
+     */
+    public sealed interface Message {
+        /** Writes the frame's type byte and body. */
+        void writeBody(DataOutputStream d) throws IOException;
+    }
 
     /** First frame of every PE connection; {@code host} is the PE's kernel host name (for messages). */
     public record Hello(int magic, int version, String secret, int rank, long pid, String host) implements Message {
@@ -60,28 +67,80 @@ public final class Wire {
         public String toString() { // keeps the secret out of logs
             return "Hello[rank=" + rank + ", pid=" + pid + ", host=" + host + ", version=" + version + "]";
         }
+
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(HELLO);
+            d.writeInt(magic);
+            d.writeShort(version);
+            writeString(d, secret);
+            d.writeInt(rank);
+            d.writeLong(pid);
+            writeString(d, host);
+        }
     }
 
     /** One PE's contribution to the all-gather number {@code seq}. */
-    public record AllGather(long seq, byte[] blob) implements Message {}
+    public record AllGather(long seq, byte[] blob) implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(ALLGATHER);
+            d.writeLong(seq);
+            writeBytes(d, blob);
+        }
+    }
 
     /** Every PE's contribution to all-gather {@code seq}, indexed by rank. */
-    public record AllGatherResult(long seq, byte[][] blobs) implements Message {}
+    public record AllGatherResult(long seq, byte[][] blobs) implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(ALLGATHER_RESULT);
+            d.writeLong(seq);
+            d.writeInt(blobs.length);
+            for (byte[] b : blobs) {
+                writeBytes(d, b);
+            }
+        }
+    }
 
     /** The PE finalized; its exit from now on counts as normal. */
-    public record Finalized() implements Message {}
+    public record Finalized() implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(FINALIZED);
+        }
+    }
 
     /** The PE called {@code shmem_global_exit(status)}. */
-    public record GlobalExit(int status) implements Message {}
+    public record GlobalExit(int status) implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(GLOBAL_EXIT);
+            d.writeInt(status);
+        }
+    }
 
     /**
      * The PE's network transport lost {@code peer} (its endpoint failed or it cannot be reached):
      * the launcher names that peer, whose host may be gone, rather than the PE that noticed.
      */
-    public record PeerLost(int peer, String reason) implements Message {}
+    public record PeerLost(int peer, String reason) implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(PEER_LOST);
+            d.writeInt(peer);
+            writeString(d, reason);
+        }
+    }
 
     /** The launcher is tearing the job down for {@code reason}. */
-    public record Abort(String reason) implements Message {}
+    public record Abort(String reason) implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(ABORT);
+            writeString(d, reason);
+        }
+    }
 
     /** Thrown for frames that violate this protocol. */
     public static final class ProtocolException extends IOException {
@@ -105,44 +164,7 @@ public final class Wire {
         var d = new DataOutputStream(buf);
         try {
             d.writeInt(0); // length, patched below
-            switch (m) {
-                case Hello h -> {
-                    d.writeByte(HELLO);
-                    d.writeInt(h.magic());
-                    d.writeShort(h.version());
-                    writeString(d, h.secret());
-                    d.writeInt(h.rank());
-                    d.writeLong(h.pid());
-                    writeString(d, h.host());
-                }
-                case AllGather g -> {
-                    d.writeByte(ALLGATHER);
-                    d.writeLong(g.seq());
-                    writeBytes(d, g.blob());
-                }
-                case AllGatherResult r -> {
-                    d.writeByte(ALLGATHER_RESULT);
-                    d.writeLong(r.seq());
-                    d.writeInt(r.blobs().length);
-                    for (byte[] b : r.blobs()) {
-                        writeBytes(d, b);
-                    }
-                }
-                case Finalized f -> d.writeByte(FINALIZED);
-                case GlobalExit g -> {
-                    d.writeByte(GLOBAL_EXIT);
-                    d.writeInt(g.status());
-                }
-                case Abort a -> {
-                    d.writeByte(ABORT);
-                    writeString(d, a.reason());
-                }
-                case PeerLost l -> {
-                    d.writeByte(PEER_LOST);
-                    d.writeInt(l.peer());
-                    writeString(d, l.reason());
-                }
-            }
+            m.writeBody(d);
         } catch (IOException e) {
             throw new AssertionError("in-memory stream", e);
         }
