@@ -190,6 +190,8 @@ final class Rendezvous implements AutoCloseable {
                     case Wire.Finalized f -> job.finalized(rank);
                     case Wire.GlobalExit g -> job.globalExit(rank, g.status());
                     case Wire.PeerLost l -> job.peerLost(rank, l.peer(), l.reason());
+                    case Wire.Publish p -> job.publish(rank, p.key(), p.blob());
+                    case Wire.Lookup l -> job.lookup(rank, l.id(), l.peer(), l.key());
                     default -> throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from a PE");
                 }
             }

@@ -9,7 +9,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.JobMember;
 
@@ -51,6 +53,9 @@ public final class LauncherBootstrap extends JobMember {
     private long nextSeq; // guarded by gatherLock
     private volatile CompletableFuture<byte[][]> pending; // the all-gather awaiting its result
     private volatile String abortReason;
+    /** Lookups awaiting the launcher's answer, by id. */
+    private final Map<Long, CompletableFuture<byte[]>> lookups = new ConcurrentHashMap<>();
+    private final AtomicLong nextLookup = new AtomicLong();
 
     private LauncherBootstrap(int rank, int size, String jobId, String hostId, String nodeId, String rendezvous,
             Socket socket) throws IOException {
@@ -158,6 +163,42 @@ public final class LauncherBootstrap extends JobMember {
         }
     }
 
+    /**
+     * Sends the value to the launcher, which keeps it under {@code key} and this PE's all-gather
+     * count (equal on every PE at the same point of init); each lookup is one round trip to the
+     * launcher, answered once the peer has published.
+     */
+    @Override
+    public Directory publish(String key, byte[] mine) {
+        String name;
+        synchronized (gatherLock) { // the count must not move while it names the value
+            failIfAborted();
+            name = key + "@" + nextSeq;
+            send(new Wire.Publish(name, mine.clone()));
+        }
+        return pe -> lookup(pe, name);
+    }
+
+    private byte[] lookup(int pe, String name) {
+        failIfAborted();
+        long id = nextLookup.getAndIncrement();
+        var answer = new CompletableFuture<byte[]>();
+        lookups.put(id, answer);
+        try {
+            send(new Wire.Lookup(id, pe, name));
+            failIfAborted(); // an abort that raced with registering the lookup
+            return answer.get(); // the reader thread completes it
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof ShmemException se ? se
+                    : new ShmemException("shmem4j: looking up PE " + pe + "'s " + name + " failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShmemException("shmem4j: interrupted looking up PE " + pe + "'s " + name, e);
+        } finally {
+            lookups.remove(id);
+        }
+    }
+
     @Override
     public void finalized() {
         send(new Wire.Finalized());
@@ -237,6 +278,12 @@ public final class LauncherBootstrap extends JobMember {
                             p.complete(r.blobs());
                         }
                     }
+                    case Wire.LookupResult r -> {
+                        var answer = lookups.get(r.id());
+                        if (answer != null) {
+                            answer.complete(r.blob());
+                        }
+                    }
                     case Wire.Abort a -> {
                         abort(a.reason());
                         return;
@@ -262,6 +309,7 @@ public final class LauncherBootstrap extends JobMember {
         if (p != null) {
             p.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason));
         }
+        lookups.values().forEach(l -> l.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason)));
         System.err.println("shmem4j: PE " + rank() + ": " + reason);
         System.err.flush();
         try {
