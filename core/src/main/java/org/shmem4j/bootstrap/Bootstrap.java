@@ -49,6 +49,30 @@ public interface Bootstrap extends AutoCloseable {
      */
     byte[][] allGather(byte[] mine);
 
+    /**
+     * Makes {@code mine} available to every PE under {@code key} and returns where this PE finds
+     * the other PEs' values, each fetched when first asked for: a peer's network address is needed
+     * only at first contact, and most PEs of a large job never contact most others. Every PE must
+     * call it at the same point of its sequence of {@link #allGather} calls (the value's name
+     * includes that point, so an init after a finalize publishes afresh), but it need not wait for
+     * the others: a lookup waits until its peer has published. A PE whose set-up failed publishes
+     * the failure, so that a peer asking for its value learns why.
+     *
+     * <p>By default an all-gather (every value fetched at once, O(N) bytes per PE); the launcher's
+     * rendezvous and PMIx fetch one peer's value per lookup.
+     */
+    default Directory publish(String key, byte[] mine) {
+        byte[][] all = allGather(mine);
+        return pe -> all[pe];
+    }
+
+    /** The values the PEs published under one key ({@link #publish}). */
+    @FunctionalInterface
+    interface Directory {
+        /** PE {@code pe}'s value; may wait until it has published (or the job is torn down). */
+        byte[] lookup(int pe);
+    }
+
     /** Collective out-of-band barrier over all PEs (slow path, start-up and shutdown only). */
     default void barrier() {
         allGather(new byte[0]);

@@ -37,6 +37,10 @@ public final class InProcessHub {
     private final byte[][][] rounds = new byte[2][][];
     private long generation;
     private int arrived;
+    /** Values published for lookup ({@link Bootstrap#publish}), by name, indexed by rank. */
+    private final Map<String, byte[][]> published = new java.util.HashMap<>();
+    /** Lookups waiting for a value: a publication wakes the hub's waiters only when there are some. */
+    private int lookupsWaiting;
     private volatile String abortReason;
     private volatile Integer exitStatus;
 
@@ -139,6 +143,38 @@ public final class InProcessHub {
         return rounds[slot].clone();
     }
 
+    /**
+     * Keeps PE {@code rank}'s value under {@code key} and the all-gathers completed so far, a
+     * count every PE sees alike between two all-gathers (the next cannot complete before this PE
+     * arrives at it); returns that name.
+     */
+    private synchronized String publish(int rank, String key, byte[] mine) {
+        checkAbort();
+        String name = key + "@" + generation;
+        published.computeIfAbsent(name, k -> new byte[size][])[rank] = mine.clone();
+        if (lookupsWaiting > 0) { // else the PEs waiting in an all-gather would wake N times
+            notifyAll();
+        }
+        return name;
+    }
+
+    /** The value PE {@code pe} published under {@code name}, once it has. */
+    private synchronized byte[] lookup(int pe, String name) throws InterruptedException {
+        while (true) {
+            checkAbort();
+            byte[][] values = published.get(name);
+            if (values != null && values[pe] != null) {
+                return values[pe];
+            }
+            lookupsWaiting++;
+            try {
+                wait();
+            } finally {
+                lookupsWaiting--;
+            }
+        }
+    }
+
     private void checkAbort() {
         if (abortReason != null) {
             if (exitStatus != null) {
@@ -166,6 +202,19 @@ public final class InProcessHub {
                     Thread.currentThread().interrupt();
                     throw new ShmemException("interrupted in the bootstrap exchange");
                 }
+            }
+
+            @Override
+            public Directory publish(String key, byte[] mine) {
+                String name = InProcessHub.this.publish(rank, key, mine);
+                return pe -> {
+                    try {
+                        return InProcessHub.this.lookup(pe, name);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new ShmemException("interrupted looking up PE " + pe + "'s " + name);
+                    }
+                };
             }
 
             @Override

@@ -48,6 +48,7 @@ final class NetworkEngine {
             }
         }
         Transport network = provider.open(new NetworkSetup(bootstrap.rank(), remote, mapped[bootstrap.rank()], bootstrap::allGather,
+                bootstrap::publish,
                 new JobHealth() {
                     @Override
                     public void checkAlive() {

@@ -37,11 +37,18 @@ final class Topology {
         return new Topology(bootstrap.rank(), gather(bootstrap, bootstrap.hostId()), gather(bootstrap, bootstrap.nodeId()));
     }
 
+    /**
+     * Every PE's identity, one String per distinct identity (a job has far fewer hosts than PEs:
+     * at 65,536 PEs one String each would be about 3 MiB of this PE's Java heap per table, shared
+     * ones leave the references).
+     */
     private static String[] gather(Bootstrap bootstrap, String mine) {
         byte[][] all = bootstrap.allGather(mine.getBytes(StandardCharsets.UTF_8));
         String[] ids = new String[all.length];
+        Map<String, String> distinct = new HashMap<>();
         for (int i = 0; i < all.length; i++) {
-            ids[i] = new String(all[i], StandardCharsets.UTF_8);
+            String id = new String(all[i], StandardCharsets.UTF_8);
+            ids[i] = distinct.computeIfAbsent(id, k -> k);
         }
         return ids;
     }

@@ -1,5 +1,8 @@
 package org.shmem4j.it;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,6 +43,18 @@ class MpirunPmixTest {
     @Test
     void theBootstrapExchangeOnThreePes() {
         PmixJobs.exchange("PmixExchange (mpirun -np 3)", mpirun(3), Map.of());
+    }
+
+    /**
+     * Every AMO through the network engine: UCX opens on this one machine, each PE publishes its
+     * address with {@code PMIx_Put} and fetches a peer's with {@code PMIx_Get} at first contact.
+     */
+    @Test
+    void ucxAddressesAreLookedUpThroughPmixOnFourPes() {
+        var r = Jobs.run("ScaleJob over UCX (mpirun -np 4)", PmixJobs.command(mpirun(4), ScaleJob.class, "2"),
+                Map.of("SHMEM_NETWORK_ATOMICS", "1", "SHMEM_SYMMETRIC_SIZE", "1m"), PmixJobs.BOUND);
+        assertEquals(0, r.exit(), r::describe);
+        assertTrue(PmixJobs.untagged(r.stdout()).stream().anyMatch(l -> l.startsWith("scale: 4 PEs ok")), r::describe);
     }
 
     @Test

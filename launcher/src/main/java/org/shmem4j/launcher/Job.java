@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -85,6 +87,11 @@ final class Job {
     private byte[][] gatherBlobs;
     private int gatherCount;
     private boolean shmCleaned;
+    /** What the job's bootstrap exchange moved, for {@code SHMEM_INFO}. */
+    private final ExchangeTally tally = new ExchangeTally();
+    /** Values published for lookup, by key, indexed by rank; lookups waiting for one, by key#peer. Guarded by this. */
+    private final Map<String, byte[][]> published = new HashMap<>();
+    private final Map<String, List<Waiting>> waitingLookups = new HashMap<>();
 
     Job(int n, String jobId, Path shmDir, PrintStream log, ScheduledExecutorService timer) {
         this(n, jobId, shmDir, log, timer, false);
@@ -199,6 +206,7 @@ final class Job {
                 gatherBlobs = new byte[n][];
             }
             gatherBlobs[rank] = blob;
+            tally.received(seq, blob.length);
             if (++gatherCount == n) {
                 result = new Wire.AllGatherResult(seq, gatherBlobs);
                 gatherBlobs = null;
@@ -218,11 +226,82 @@ final class Job {
                 end(1, "oshrun: " + e.getMessage() + "; ending the job", -1);
                 return;
             }
+            tally.sent(result.seq(), n, frame.length);
             for (var c : to) {
                 if (c != null) {
                     c.sendFrame(frame); // a failed send shows up as that PE's disconnect/exit
                 }
             }
+        }
+    }
+
+    /** What the bootstrap exchange moved so far (see {@link ExchangeTally#report}). */
+    ExchangeTally tally() {
+        return tally;
+    }
+
+    /** A lookup waiting for its peer's value: who asked, and the answer's id. */
+    private record Waiting(int rank, long id) {}
+
+    /**
+     * PE {@code rank} published {@code blob} under {@code key} (its init's point, so the values of
+     * an earlier init are not overwritten): kept for the other PEs' lookups, answering those that
+     * wait for it. The values stay until the job ends (a few hundred bytes per PE and init).
+     */
+    void publish(int rank, String key, byte[] blob) {
+        var answers = new ArrayList<Map.Entry<Rendezvous.Connection, byte[]>>();
+        synchronized (this) {
+            if (ending) {
+                return;
+            }
+            published.computeIfAbsent(key, k -> new byte[n][])[rank] = blob;
+            tally.published(blob.length);
+            List<Waiting> waiting = waitingLookups.remove(key + "#" + rank);
+            if (waiting != null) {
+                for (Waiting w : waiting) {
+                    answers.add(answer(w.rank(), w.id(), blob));
+                }
+            }
+        }
+        answers.forEach(a -> send(a.getKey(), a.getValue()));
+    }
+
+    /** PE {@code rank} asks for the value {@code peer} published under {@code key}: answered now, or once published. */
+    void lookup(int rank, long id, int peer, String key) {
+        Map.Entry<Rendezvous.Connection, byte[]> answer;
+        synchronized (this) {
+            if (ending) {
+                return;
+            }
+            if (peer < 0 || peer >= n) {
+                protocolError(pes[rank], "looked up PE " + peer);
+                return;
+            }
+            byte[][] values = published.get(key);
+            byte[] value = values == null ? null : values[peer];
+            if (value == null) {
+                waitingLookups.computeIfAbsent(key + "#" + peer, k -> new ArrayList<>()).add(new Waiting(rank, id));
+                return;
+            }
+            answer = answer(rank, id, value);
+        }
+        send(answer.getKey(), answer.getValue());
+    }
+
+    /** The frame answering lookup {@code id} of {@code rank}, and its connection. Caller holds the monitor. */
+    private Map.Entry<Rendezvous.Connection, byte[]> answer(int rank, long id, byte[] value) {
+        try {
+            byte[] frame = Wire.encode(new Wire.LookupResult(id, value));
+            tally.answered(frame.length);
+            return new java.util.AbstractMap.SimpleEntry<>(pes[rank].conn, frame);
+        } catch (Wire.ProtocolException e) {
+            throw new IllegalStateException("a published value that fit a frame fits its answer", e);
+        }
+    }
+
+    private static void send(Rendezvous.Connection c, byte[] frame) {
+        if (c != null) {
+            c.sendFrame(frame); // a failed send shows up as that PE's disconnect/exit
         }
     }
 

@@ -220,6 +220,9 @@ public final class Oshrun {
             }
 
             int status = job.outcome().join();
+            if (Parameters.from(System.getenv(), List.of(Params.INFO)).get(Params.INFO)) {
+                job.tally().report().forEach(log::println);
+            }
             waitForExits(job, EXIT_WAIT_MS);
             job.killAllNow(); // anything that ignored SIGTERM and survived the grace
             long drainUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_WAIT_MS);

@@ -193,6 +193,10 @@ final class Rendezvous implements AutoCloseable {
                     job.globalExit(rank, g.status());
                 } else if (m instanceof Wire.PeerLost l) {
                     job.peerLost(rank, l.peer(), l.reason());
+                } else if (m instanceof Wire.Publish p) {
+                    job.publish(rank, p.key(), p.blob());
+                } else if (m instanceof Wire.Lookup l) {
+                    job.lookup(rank, l.id(), l.peer(), l.key());
                 } else {
                     throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from a PE");
                 }

@@ -7,11 +7,17 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.JobMember;
+import org.shmem4j.core.param.Parameters;
+import org.shmem4j.core.param.Params;
 
 /**
  * The bootstrap of a PE started by {@code oshrun}: identity comes from the {@link LaunchEnv}
@@ -51,6 +57,9 @@ public final class LauncherBootstrap extends JobMember {
     private long nextSeq; // guarded by gatherLock
     private volatile CompletableFuture<byte[][]> pending; // the all-gather awaiting its result
     private volatile String abortReason;
+    /** Lookups awaiting the launcher's answer, by id. */
+    private final Map<Long, CompletableFuture<byte[]>> lookups = new ConcurrentHashMap<>();
+    private final AtomicLong nextLookup = new AtomicLong();
 
     private LauncherBootstrap(int rank, int size, String jobId, String hostId, String nodeId, String rendezvous,
             Socket socket) throws IOException {
@@ -109,10 +118,10 @@ public final class LauncherBootstrap extends JobMember {
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        Socket socket = new Socket();
+        int patienceS = Parameters.from(env, List.of(Params.BOOTSTRAP_TIMEOUT_S)).get(Params.BOOTSTRAP_TIMEOUT_S);
+        Socket socket = null;
         try {
-            socket.setTcpNoDelay(true); // frames are small and latency-bound
-            socket.connect(new InetSocketAddress(host, port), CONNECT_TIMEOUT_MS);
+            socket = connectWithin(new InetSocketAddress(host, port), System.nanoTime() + patienceS * 1_000_000_000L);
             var b = new LauncherBootstrap(rank, size, jobId, hostId, nodeId, rendezvous, socket);
             b.send(new Wire.Hello(secret, rank, ProcessHandle.current().pid(), LaunchEnv.kernelHostName()));
             var in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
@@ -121,12 +130,42 @@ public final class LauncherBootstrap extends JobMember {
             return b;
         } catch (IOException e) {
             try {
-                socket.close();
+                if (socket != null) {
+                    socket.close();
+                }
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
             }
             throw new ShmemException("shmem4j: cannot reach the launcher's rendezvous at " + rendezvous
                     + " (" + LaunchEnv.RENDEZVOUS + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A socket connected to {@code address}, trying again after each {@link #CONNECT_TIMEOUT_MS}
+     * without an answer until {@code deadline} ({@code System.nanoTime()}; the job's
+     * {@code SHMEM_BOOTSTRAP_TIMEOUT_S}, within which oshrun waits for its PEs anyway). A
+     * launcher whose PEs all start at once can have a full accept queue, which drops a
+     * connection's first packets rather than refusing it: 128 JVMs started on 2 cores left one PE
+     * unanswered for 10 s, which failed the job. A refusal (nobody listens) fails at once.
+     */
+    private static Socket connectWithin(InetSocketAddress address, long deadline) throws IOException {
+        while (true) {
+            Socket socket = new Socket();
+            try {
+                socket.setTcpNoDelay(true); // frames are small and latency-bound
+                long leftMs = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+                socket.connect(address, (int) Math.min(CONNECT_TIMEOUT_MS, leftMs));
+                return socket;
+            } catch (SocketTimeoutException e) {
+                socket.close();
+                if (deadline - System.nanoTime() <= 0) {
+                    throw e;
+                }
+            } catch (IOException e) {
+                socket.close();
+                throw e;
+            }
         }
     }
 
@@ -155,6 +194,42 @@ public final class LauncherBootstrap extends JobMember {
             } finally {
                 pending = null;
             }
+        }
+    }
+
+    /**
+     * Sends the value to the launcher, which keeps it under {@code key} and this PE's all-gather
+     * count (equal on every PE at the same point of init); each lookup is one round trip to the
+     * launcher, answered once the peer has published.
+     */
+    @Override
+    public Directory publish(String key, byte[] mine) {
+        String name;
+        synchronized (gatherLock) { // the count must not move while it names the value
+            failIfAborted();
+            name = key + "@" + nextSeq;
+            send(new Wire.Publish(name, mine.clone()));
+        }
+        return pe -> lookup(pe, name);
+    }
+
+    private byte[] lookup(int pe, String name) {
+        failIfAborted();
+        long id = nextLookup.getAndIncrement();
+        var answer = new CompletableFuture<byte[]>();
+        lookups.put(id, answer);
+        try {
+            send(new Wire.Lookup(id, pe, name));
+            failIfAborted(); // an abort that raced with registering the lookup
+            return answer.get(); // the reader thread completes it
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof ShmemException se ? se
+                    : new ShmemException("shmem4j: looking up PE " + pe + "'s " + name + " failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShmemException("shmem4j: interrupted looking up PE " + pe + "'s " + name, e);
+        } finally {
+            lookups.remove(id);
         }
     }
 
@@ -237,6 +312,11 @@ public final class LauncherBootstrap extends JobMember {
                     if (p != null) {
                         p.complete(r.blobs());
                     }
+                } else if (m instanceof Wire.LookupResult r) {
+                    var answer = lookups.get(r.id());
+                    if (answer != null) {
+                        answer.complete(r.blob());
+                    }
                 } else if (m instanceof Wire.Abort a) {
                     abort(a.reason());
                     return;
@@ -262,6 +342,7 @@ public final class LauncherBootstrap extends JobMember {
         if (p != null) {
             p.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason));
         }
+        lookups.values().forEach(l -> l.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason)));
         System.err.println("shmem4j: PE " + rank() + ": " + reason);
         System.err.flush();
         try {

@@ -22,6 +22,9 @@ import java.nio.charset.StandardCharsets;
  * GLOBAL_EXIT      5  status:i32                                              PE -> launcher
  * ABORT            6  reason:string     (the job is being torn down)          launcher -> PE
  * PEER_LOST        7  peer:i32 reason:string  (the PE cannot reach peer)       PE -> launcher
+ * PUBLISH          8  key:string blob:bytes  (kept for LOOKUPs of this PE)      PE -> launcher
+ * LOOKUP           9  id:i64 peer:i32 key:string  (answered once peer published) PE -> launcher
+ * LOOKUP_RESULT   10  id:i64 blob:bytes                                      launcher -> PE
  * </pre>
  *
  * All integers are big-endian ({@link DataOutputStream}). A PE's all-gather sequence numbers
@@ -40,9 +43,10 @@ public final class Wire {
     /** First field of HELLO, "SHJ4": rejects strangers that happen to connect. */
     public static final int MAGIC = 0x53484A34;
     /** Protocol version carried in HELLO. */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
-    static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6, PEER_LOST = 7;
+    static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6, PEER_LOST = 7, PUBLISH = 8,
+            LOOKUP = 9, LOOKUP_RESULT = 10;
 
     private Wire() {}
 
@@ -130,6 +134,37 @@ public final class Wire {
             d.writeByte(PEER_LOST);
             d.writeInt(peer);
             writeString(d, reason);
+        }
+    }
+
+    /** The PE's value under {@code key}, which the launcher keeps for the other PEs' {@link Lookup}s. */
+    public record Publish(String key, byte[] blob) implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(PUBLISH);
+            writeString(d, key);
+            writeBytes(d, blob);
+        }
+    }
+
+    /** Asks for the value {@code peer} published under {@code key}; {@code id} names the answer. */
+    public record Lookup(long id, int peer, String key) implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(LOOKUP);
+            d.writeLong(id);
+            d.writeInt(peer);
+            writeString(d, key);
+        }
+    }
+
+    /** The answer to lookup {@code id}. */
+    public record LookupResult(long id, byte[] blob) implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(LOOKUP_RESULT);
+            d.writeLong(id);
+            writeBytes(d, blob);
         }
     }
 
@@ -231,6 +266,9 @@ public final class Wire {
                 case GLOBAL_EXIT -> new GlobalExit(d.readInt());
                 case ABORT -> new Abort(readString(d, body.length));
                 case PEER_LOST -> new PeerLost(d.readInt(), readString(d, body.length));
+                case PUBLISH -> new Publish(readString(d, body.length), readBytes(d, body.length));
+                case LOOKUP -> new Lookup(d.readLong(), d.readInt(), readString(d, body.length));
+                case LOOKUP_RESULT -> new LookupResult(d.readLong(), readBytes(d, body.length));
                 default -> throw new ProtocolException("shmem4j wire: unknown frame type " + body[0]);
             };
             if (d.available() != 0) {

@@ -154,14 +154,7 @@ public final class PmixBootstrap extends JobMember {
             activate("shmem4j bootstrap all-gather");
             String key = "shmem4j.ag." + nextSeq++;
             return call("all-gather " + key, a -> {
-                MemorySegment value = a.allocate(Pmix.VALUE_SIZE);
-                MemorySegment bytes = a.allocate(Math.max(1, mine.length)); // never NULL, even for an empty blob
-                bytes.copyFrom(MemorySegment.ofArray(mine));
-                value.set(JAVA_SHORT, Pmix.VALUE_TYPE, (short) Pmix.TYPE_BYTE_OBJECT);
-                value.set(ADDRESS, Pmix.VALUE_BO_BYTES, bytes);
-                value.set(JAVA_LONG, Pmix.VALUE_BO_SIZE, mine.length);
-                lib.check((int) lib.put.invokeExact((byte) Pmix.SCOPE_GLOBAL, a.allocateFrom(key), value), "PMIx_Put(" + key + ")");
-                lib.check((int) lib.commit.invokeExact(), "PMIx_Commit");
+                putAndCommit(a, key, mine);
                 // Without pmix.collect the data stays with its owner and a later get can hang.
                 collectingFence(a, "PMIx_Fence(" + key + ")", arrivalTimeoutS);
                 byte[][] all = new byte[size()][];
@@ -175,6 +168,41 @@ public final class PmixBootstrap extends JobMember {
                 return all;
             });
         }
+    }
+
+    /**
+     * {@code PMIx_Put} and {@code PMIx_Commit} of the value under {@code key} and this PE's
+     * all-gather count, without a fence of its own; a lookup is one {@code PMIx_Get} of the peer's
+     * key. The init's last barrier is a data-collecting fence (see {@link #fence}), so by the time a
+     * PE contacts a peer its server holds the value and the get is answered on the node; a get
+     * before that waits in PMIx for the peer's commit.
+     */
+    @Override
+    public Directory publish(String key, byte[] mine) {
+        String name;
+        synchronized (gatherLock) {
+            activate("shmem4j bootstrap publish");
+            name = "shmem4j." + key + "@" + nextSeq;
+            call("publishing " + name, a -> {
+                putAndCommit(a, name, mine);
+                return null;
+            });
+        }
+        return pe -> call("looking up " + name + " of rank " + pe, a -> lookup(lib, a, namespace, pe, name, Pmix.TYPE_BYTE_OBJECT,
+                PmixBootstrap::bytes).orElseThrow(() -> new ShmemException("PMIx_Get: rank " + pe + " of namespace " + namespace
+                        + " published no " + name)));
+    }
+
+    /** {@code PMIx_Put} of {@code mine} as a byte object under {@code key} (global scope), then {@code PMIx_Commit}. */
+    private void putAndCommit(Arena a, String key, byte[] mine) throws Throwable {
+        MemorySegment value = a.allocate(Pmix.VALUE_SIZE);
+        MemorySegment bytes = a.allocate(Math.max(1, mine.length)); // never NULL, even for an empty blob
+        bytes.copyFrom(MemorySegment.ofArray(mine));
+        value.set(JAVA_SHORT, Pmix.VALUE_TYPE, (short) Pmix.TYPE_BYTE_OBJECT);
+        value.set(ADDRESS, Pmix.VALUE_BO_BYTES, bytes);
+        value.set(JAVA_LONG, Pmix.VALUE_BO_SIZE, mine.length);
+        lib.check((int) lib.put.invokeExact((byte) Pmix.SCOPE_GLOBAL, a.allocateFrom(key), value), "PMIx_Put(" + key + ")");
+        lib.check((int) lib.commit.invokeExact(), "PMIx_Commit");
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
+import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.ChannelMode;
 import org.shmem4j.transport.JobHealth;
@@ -30,7 +31,9 @@ import org.shmem4j.transport.Transport;
  * The UCX network engine of one PE: a UCP context restricted to network transports (shmem4j owns
  * the on-node path, and pseudo-nodes of one machine must really talk over the network), this PE's
  * region registered with {@code ucp_mem_map}, and a "home" worker whose address and the region's
- * packed key every peer learns at start-up. Peers' operations on this PE arrive at the home worker;
+ * packed key this PE publishes at start-up ({@link Bootstrap#publish}) and a peer looks up at
+ * its first contact (a PE of a large job holds only the addresses of the peers it talks to, and
+ * init moves O(1) bytes per PE for them, not O(N)). Peers' operations on this PE arrive at the home worker;
  * over tcp UCX emulates RMA and atomics with messages the target must progress, so a
  * {@link ProgressAgent} progresses it while the application does not call the library.
  * Each context's {@link UcxChannel} has a worker of its own and connects to the peers' home workers.
@@ -46,7 +49,14 @@ final class UcxTransport implements Transport {
     /** Who progresses the home worker now (the agent or a waiting thread); the others skip it. */
     private final ReentrantLock homeLock = new ReentrantLock();
     private boolean homeDestroyed; // guarded by homeLock
-    /** Per world rank: the peer's home worker address, packed key and region base; null where not remote. */
+    /** Per world rank: true for the PEs this transport reaches. */
+    private final boolean[] remote;
+    /** Where the peers' descriptions are looked up at first contact; set by {@link #open}. */
+    private Bootstrap.Directory directory;
+    /**
+     * Per world rank: the peer's home worker address, packed key and region base, filled at first
+     * contact ({@link #address}, under the array's lock); null before and where not remote.
+     */
     private final MemorySegment[] addresses;
     private final byte[][] rkeys;
     private final long[] bases;
@@ -76,6 +86,7 @@ final class UcxTransport implements Transport {
         this.context = context;
         this.memh = memh;
         this.home = home;
+        this.remote = setup.remote();
         this.addresses = new MemorySegment[npes];
         this.rkeys = new byte[npes][];
         this.bases = new long[npes];
@@ -83,10 +94,15 @@ final class UcxTransport implements Transport {
         this.atomicsCoherentWithCpu = atomicsCoherentWithCpu(System.getenv(), setup.everyAmo(), !targetCpuCarriesRma);
     }
 
-    /** Collective: see {@link org.shmem4j.transport.NetworkProvider#open}. */
+    /**
+     * Collective: see {@link org.shmem4j.transport.NetworkProvider#open}. Publishes this PE's
+     * description (or its failure, which a peer looking it up then reports) without waiting for
+     * the peers': the init's later barrier waits for them.
+     */
     static UcxTransport open(NetworkSetup setup) {
         UcxTransport t = null;
         byte[] mine;
+        RuntimeException failed = null;
         try {
             t = start(setup);
             t.serving = SignalMessages.serve(t.ucx, t.home, setup.region(), setup.rank(), t.arena);
@@ -96,27 +112,26 @@ final class UcxTransport implements Transport {
                 t.close();
             }
             t = null;
+            failed = e;
             mine = failure("PE " + setup.rank() + ": " + e.getMessage());
         }
-        // Every PE takes part in the exchange even after failing, so all of them learn of it.
-        byte[][] all = setup.allGather().apply(mine);
+        // Published even after failing: a peer that looks this PE up learns why it cannot reach it.
+        Bootstrap.Directory directory;
         try {
-            boolean[] remote = setup.remote();
-            for (int pe = 0; pe < all.length; pe++) {
-                String failed = failureIn(all[pe]);
-                if (failed != null) {
-                    throw new ShmemException("shmem_init: the UCX network engine failed on " + failed);
-                }
-                if (remote[pe] && t != null) {
-                    t.learn(pe, all[pe]);
-                }
-            }
+            directory = setup.publish().apply("ucx", mine);
         } catch (RuntimeException e) {
             if (t != null) {
                 t.close();
             }
+            if (failed != null) {
+                e.addSuppressed(failed);
+            }
             throw e;
         }
+        if (failed != null) {
+            throw failed;
+        }
+        t.directory = directory;
         t.agent.start();
         return t;
     }
@@ -301,7 +316,12 @@ final class UcxTransport implements Transport {
         }
     }
 
+    /** Fills in PE {@code pe}'s address, key and base from its published description. Caller holds the addresses' lock. */
     private void learn(int pe, byte[] contribution) {
+        String failed = failureIn(contribution);
+        if (failed != null) {
+            throw new ShmemException("the UCX network engine failed on " + failed);
+        }
         try {
             var in = new DataInputStream(new ByteArrayInputStream(contribution));
             in.readBoolean();
@@ -310,7 +330,14 @@ final class UcxTransport implements Transport {
             rkeys[pe] = in.readNBytes(in.readInt());
             addresses[pe] = arena.allocate(address.length).copyFrom(MemorySegment.ofArray(address));
         } catch (IOException e) {
-            throw new ShmemException("shmem_init: PE " + pe + "'s UCX address is malformed: " + e.getMessage());
+            throw new ShmemException("PE " + pe + "'s UCX address is malformed: " + e.getMessage());
+        }
+    }
+
+    /** How many peers this PE has looked up so far (for tests). */
+    int peersKnown() {
+        synchronized (addresses) {
+            return (int) java.util.Arrays.stream(addresses).filter(java.util.Objects::nonNull).count();
         }
     }
 
@@ -326,15 +353,28 @@ final class UcxTransport implements Transport {
         return agent;
     }
 
-    /** The peer's home worker address (native), or null when it is not remote. */
+    /**
+     * The peer's home worker address (native), looked up at the first call for it (which may wait
+     * for the bootstrap's answer). Called before {@link #rkey} and {@link #base} of that peer, by
+     * every channel's connect: their values are then known to the calling thread.
+     */
     MemorySegment address(int pe) {
-        return addresses[pe];
+        if (!reaches(pe)) {
+            throw new ShmemException("PE " + pe + " is not reached by the UCX network engine");
+        }
+        synchronized (addresses) {
+            if (addresses[pe] == null) {
+                learn(pe, directory.lookup(pe));
+            }
+            return addresses[pe];
+        }
     }
 
     byte[] rkey(int pe) {
         return rkeys[pe];
     }
 
+    /** The peer's region base; valid once {@link #address} returned for it (on the hot path: no lock). */
     long base(int pe) {
         return bases[pe];
     }
@@ -389,7 +429,7 @@ final class UcxTransport implements Transport {
 
     @Override
     public boolean reaches(int pe) {
-        return pe >= 0 && pe < addresses.length && addresses[pe] != null;
+        return pe >= 0 && pe < remote.length && remote[pe];
     }
 
     @Override

@@ -42,6 +42,14 @@ class WireTest {
         assertEquals(new Wire.GlobalExit(-2), roundTrip(new Wire.GlobalExit(-2)));
         assertEquals(new Wire.Abort("PE 1 died \u2013 ending"), roundTrip(new Wire.Abort("PE 1 died \u2013 ending")));
         assertEquals(new Wire.PeerLost(4, "unreachable"), roundTrip(new Wire.PeerLost(4, "unreachable")));
+
+        var p = (Wire.Publish) roundTrip(new Wire.Publish("ucx@5", new byte[] {7, 8}));
+        assertEquals("ucx@5", p.key());
+        assertArrayEquals(new byte[] {7, 8}, p.blob());
+        assertEquals(new Wire.Lookup(11, 3, "ucx@5"), roundTrip(new Wire.Lookup(11, 3, "ucx@5")));
+        var lr = (Wire.LookupResult) roundTrip(new Wire.LookupResult(11, new byte[] {9}));
+        assertEquals(11, lr.id());
+        assertArrayEquals(new byte[] {9}, lr.blob());
     }
 
     @Test
