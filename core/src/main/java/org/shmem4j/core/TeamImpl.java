@@ -326,21 +326,22 @@ public final class TeamImpl implements Team {
             failure = "a member already has the most teams it may (SHMEM_TEAMS_MAX=" + pool.capacity()
                     + "; destroy unused teams or raise it)";
         }
+        int[] units = newTeams.stream().mapToInt(t -> pool.unitsFor(t.length)).toArray();
         TeamPool.Block[] blocks = new TeamPool.Block[newTeams.size()];
         for (int g = 0; g < needed && failure == null; g++) {
-            int units = 0;
+            int run = 0; // the group's largest team
             for (int t = 0; t < groups.length; t++) {
-                units = groups[t] == g ? Math.max(units, pool.unitsFor(newTeams.get(t).length)) : units;
+                run = groups[t] == g ? Math.max(run, units[t]) : run;
             }
-            int first = pool.claim(agreed, units);
+            int first = pool.claim(agreed, run);
             if (first < 0) {
-                failure = "no " + units * pool.unitBytes() + " bytes of the team area are free at one place on every member"
+                failure = "no " + run * pool.unitBytes() + " bytes of the team area are free at one place on every member"
                         + " (its " + pool.units() * pool.unitBytes() + " bytes are the rest of SHMEM_RESERVED_SIZE;"
                         + " destroy unused teams or raise it)";
             }
             for (int t = 0; t < groups.length; t++) {
                 if (groups[t] == g) {
-                    blocks[t] = new TeamPool.Block(first, pool.unitsFor(newTeams.get(t).length));
+                    blocks[t] = new TeamPool.Block(first, units[t]);
                 }
             }
         }

@@ -2,6 +2,7 @@ package org.shmem4j.core;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import org.shmem4j.ShmemException;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.sync.DisseminationBarrier;
 
@@ -180,7 +181,7 @@ final class TeamPool {
     synchronized Block predefined(int n, boolean member) {
         Block block = new Block(predefinedCursor, unitsFor(n));
         if (block.first() + block.units() > units) {
-            throw new org.shmem4j.ShmemException("the predefined teams need " + (block.first() + block.units()) * unit
+            throw new ShmemException("the predefined teams need " + (block.first() + block.units()) * unit
                     + " bytes of the team area but it has " + units * unit + "; raise SHMEM_RESERVED_SIZE");
         }
         predefinedCursor += block.units();
