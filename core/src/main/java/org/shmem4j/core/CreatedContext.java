@@ -22,6 +22,7 @@ final class CreatedContext extends RmaContext {
         this.runtime = runtime;
         this.team = team;
         useNetwork(runtime.network(), runtime.amosByNetwork());
+        batchWith(runtime.batchLimits(), runtime.batchAll());
         profileWith(runtime.profiler());
     }
 

@@ -32,6 +32,7 @@ final class DefaultContext extends RmaContext {
         this.runtime = runtime;
         this.local = local;
         useNetwork(network, amosByNetwork);
+        batchWith(runtime.batchLimits(), runtime.batchAll());
         profileWith(profiler);
     }
 

@@ -78,6 +78,15 @@ final class Diagnostics {
         }
     }
 
+    /** SHMEM_INFO, at the last finalize: PE 0 says what its sessions batched (JFR's shmem4j.Session events have every PE's). */
+    void reportBatching(long[] batched) {
+        if (!params.get(Params.INFO) || bootstrap.rank() != 0 || batched[0] == 0) {
+            return;
+        }
+        System.out.printf("shmem4j: PE 0's sessions batched %,d operations to remote PEs into %,d messages (%.1f per message)%n",
+                batched[0], batched[1], (double) batched[0] / Math.max(1, batched[1]));
+    }
+
     /**
      * SHMEM_DEBUG, at the last finalize: the symmetric objects the program never freed, grouped by
      * where it allocated them. Allocation is collective and checked to agree, so PE 0 speaks for every PE.

@@ -18,6 +18,7 @@ import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
+import org.shmem4j.transport.Batches;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.Transport;
 
@@ -45,6 +46,9 @@ final class PeRuntime extends ShmemBase {
     private final Transport network;
     /** Every AMO and signal update goes through the network engine (SHMEM_NETWORK_ATOMICS). */
     private final boolean amosByNetwork;
+    /** How contexts batch in SESSION_BATCH sessions (null: never), and whether always. */
+    private final Batches.Limits batchLimits;
+    private final boolean batchAll;
     private final WaitPolicy waitPolicy;
     private final FinalizeRendezvous lastFinalize;
     private final PointToPointSync p2p;
@@ -93,6 +97,10 @@ final class PeRuntime extends ShmemBase {
             this.heap = memory.heap();
             // the network engine, for the PEs not mapped
             this.amosByNetwork = params.get(Params.NETWORK_ATOMICS);
+            long batchBytes = params.get(Params.BATCH_BYTES);
+            this.batchLimits = batchBytes == 0 ? null
+                    : new Batches.Limits((int) batchBytes, params.get(Params.BATCH_MEMORY), params.get(Params.BATCH_DELAY_US) * 1000L);
+            this.batchAll = params.get(Params.BATCH_ALL);
             this.network = parts.add(NetworkEngine.open(bootstrap, params, routes, amosByNetwork), Transport::close);
             // waiting, then the finalize rendezvous, whose words live in the heap's reserved part
             this.waitPolicy = WaitTuning.policy(params, topology.pesOnMyNode() > LaunchEnv.nodeCores(), bootstrap,
@@ -157,6 +165,16 @@ final class PeRuntime extends ShmemBase {
     /** The network engine for PEs on other nodes, or null. */
     Transport network() {
         return network;
+    }
+
+    /** How contexts batch in SESSION_BATCH sessions (null: never). */
+    Batches.Limits batchLimits() {
+        return batchLimits;
+    }
+
+    /** Whether every context batches as if always in a SESSION_BATCH session ({@code SHMEM_BATCH_ALL}). */
+    boolean batchAll() {
+        return batchAll;
     }
 
     /** True when every AMO and signal update goes through the network engine ({@code SHMEM_NETWORK_ATOMICS}). */
@@ -290,6 +308,7 @@ final class PeRuntime extends ShmemBase {
             }
         }
         diagnostics.reportUnfreed(heap);
+        diagnostics.reportBatching(profiler.batched());
         // No resource is released before every PE has entered finalize (spec 9.1.4).
         announceFinalize();
         lastFinalize.await(waitPolicy);

@@ -81,6 +81,28 @@ public interface Channel extends AutoCloseable {
     void settle(int[] pes);
 
     /**
+     * Starts batching (a {@code SESSION_BATCH} session, spec 9.9): small puts, non-fetching
+     * atomics and puts with signal to a PE may wait in that PE's batch and travel as one message
+     * (see {@link Batches}). Completion and ordering stay as above: quiet sends the batches first,
+     * a fence orders them before what follows, and any operation to a PE that is not batched sends
+     * that PE's batch first. A hint: a channel whose operations are cheap ignores it. Called again,
+     * it restarts the count of {@code totalOps}.
+     *
+     * @param totalOps the session's expected number of operations ({@code Long.MAX_VALUE}: unknown)
+     */
+    default void startBatching(Batches.Limits limits, long totalOps) {
+    }
+
+    /**
+     * Sends what is batched (delivered, like any put, by the next quiet) and stops batching.
+     *
+     * @return what was batched since {@link #startBatching}
+     */
+    default Batches.Counts stopBatching() {
+        return Batches.Counts.NONE;
+    }
+
+    /**
      * Advances outstanding operations, and what peers do to this PE, without waiting (called from
      * every wait loop while it spins or yields).
      *

@@ -70,6 +70,9 @@ public final class Profiler {
     private final long transferBytes;
     private final long transferNanos;
     private volatile int level = DEFAULT;
+    /** What this PE's sessions batched, over all its contexts: for {@code SHMEM_INFO} at finalize. */
+    private final java.util.concurrent.atomic.AtomicLong opsBatched = new java.util.concurrent.atomic.AtomicLong(),
+            batches = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * @param pe the PE's world rank, recorded in every event
@@ -137,6 +140,28 @@ public final class Profiler {
             e.size = size;
             commit(e, routine);
         }
+    }
+
+    /** Called at a session's start: the event spans the session. */
+    public SessionEvent sessionBegin() {
+        return on() ? begin(new SessionEvent()) : null;
+    }
+
+    /** A session ended: what it batched is counted, and recorded in {@code e}. */
+    public void sessionEnd(SessionEvent e, long options, long opsBatched, long batches) {
+        this.opsBatched.addAndGet(opsBatched);
+        this.batches.addAndGet(batches);
+        if (e != null) {
+            e.options = options;
+            e.opsBatched = opsBatched;
+            e.batches = batches;
+            commit(e, "shmem_ctx_session_stop");
+        }
+    }
+
+    /** Operations this PE's sessions batched, and the messages they went in. */
+    public long[] batched() {
+        return new long[] {opsBatched.get(), batches.get()};
     }
 
     public HeapEvent heapBegin() {

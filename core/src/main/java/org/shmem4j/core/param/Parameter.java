@@ -110,6 +110,30 @@ public final class Parameter<T> {
     }
 
     /**
+     * A byte size as {@link #size}, either 0 (off) or in {@code [min, max]}.
+     *
+     * @param name the variable name
+     * @param defaultBytes the default size, 0 or within the range
+     * @param min the smallest size allowed besides 0
+     * @param max the largest size allowed
+     * @param description one line for {@code SHMEM_INFO}
+     * @return the parameter
+     */
+    public static Parameter<Long> sizeOrOff(String name, long defaultBytes, long min, long max, String description) {
+        if (defaultBytes != 0) {
+            checkRange(defaultBytes, min, max);
+        }
+        return new Parameter<>(name, null, defaultBytes, (variable, text) -> {
+            long bytes = SizeParser.parse(variable, text);
+            if (bytes != 0 && (bytes < min || bytes > max)) {
+                throw new ShmemException(variable + "='" + text + "' is out of range: expected 0 (off) or " + formatSize(min)
+                        + " to " + formatSize(max));
+            }
+            return bytes;
+        }, Parameter::formatSize, description, Kind.IMPLEMENTATION);
+    }
+
+    /**
      * An {@code int} in {@code [min, max]}, written in decimal with an optional sign.
      *
      * @param name the variable name

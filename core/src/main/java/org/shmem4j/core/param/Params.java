@@ -148,6 +148,22 @@ public final class Params {
     public static final Parameter<Integer> JFR_RMA_US = Parameter.intRange("SHMEM_JFR_RMA_US", 100, 0, 1_000_000_000,
             "JFR: at profiling level 1, record RMA/AMO that take at least this many microseconds");
 
+    /** {@code SHMEM_BATCH_BYTES}: bytes of one destination's batch in a {@code SESSION_BATCH} session; 0 turns batching off. */
+    public static final Parameter<Long> BATCH_BYTES = Parameter.sizeOrOff("SHMEM_BATCH_BYTES", 8L << 10, 256, 64L << 10,
+            "Sessions (SESSION_BATCH): bytes of the batch of operations held for one remote PE (0: never batch)");
+
+    /** {@code SHMEM_BATCH_MEMORY}: what all of one context's batches may take. */
+    public static final Parameter<Long> BATCH_MEMORY = Parameter.size("SHMEM_BATCH_MEMORY", 1L << 20,
+            "Sessions: bytes all of one context's batches may take (at least two batches)");
+
+    /** {@code SHMEM_BATCH_DELAY_US}: how long a batch waits for more operations before it leaves anyway. */
+    public static final Parameter<Integer> BATCH_DELAY_US = Parameter.intRange("SHMEM_BATCH_DELAY_US", 100, 0, 60_000_000,
+            "Sessions: microseconds a batch waits for more operations before it is sent anyway");
+
+    /** {@code SHMEM_BATCH_ALL}: every context batches as if always in a {@code SESSION_BATCH} session. */
+    public static final Parameter<Boolean> BATCH_ALL = Parameter.flag("SHMEM_BATCH_ALL",
+            "Every context batches as if in a SESSION_BATCH session from its creation (a session's stop sends the batches)");
+
     private static Parameter<String> algorithm(String name, List<String> choices, String what) {
         return Parameter.choice(name, "auto", choices, "Algorithm of " + what + ": " + String.join(", ", choices));
     }
@@ -158,5 +174,6 @@ public final class Params {
             SHM_DIR, NETWORK, NETWORK_ATOMICS, WAIT_SPINS, WAIT_YIELDS, WAIT_PARK_MAX_US, RESERVED_SIZE,
             BOOTSTRAP_TIMEOUT_S, TEAMS_MAX, COLLECTIVE_SCRATCH, BARRIER_ALGORITHM, BCAST_ALGORITHM,
             REDUCE_ALGORITHM, COLLECT_ALGORITHM, FCOLLECT_ALGORITHM, ALLTOALL_ALGORITHM, SCAN_ALGORITHM,
-            BCAST_CROSSOVER, REDUCE_CROSSOVER, COLLECT_CROSSOVER, ALLTOALL_CROSSOVER, JFR_RMA_SIZE, JFR_RMA_US);
+            BCAST_CROSSOVER, REDUCE_CROSSOVER, COLLECT_CROSSOVER, ALLTOALL_CROSSOVER, BATCH_BYTES, BATCH_MEMORY, BATCH_DELAY_US,
+            BATCH_ALL, JFR_RMA_SIZE, JFR_RMA_US);
 }

@@ -6,6 +6,7 @@ import java.lang.invoke.VarHandle;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.CpuAtomics;
 
 /**
  * A {@link Channel} over mapped regions: every operation is a copy or a CPU atomic done by the
@@ -14,9 +15,6 @@ import org.shmem4j.transport.Channel;
  * {@link #quiet()} a full fence, progress nothing, and one channel serves every thread.
  */
 public final class MappedChannel implements Channel {
-    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-
     private final MemorySegment[] regions;
 
     /** @param regions every world PE's mapped region, null where not mapped */
@@ -54,29 +52,7 @@ public final class MappedChannel implements Channel {
 
     @Override
     public long fetchingAtomic(AtomicOp op, int bytes, int pe, long offset, long operand, long compare) {
-        MemorySegment r = region(pe);
-        if (bytes == 4) {
-            int v = (int) operand;
-            return switch (op) {
-                case ADD -> (int) INT.getAndAdd(r, offset, v);
-                case AND -> (int) INT.getAndBitwiseAnd(r, offset, v);
-                case OR -> (int) INT.getAndBitwiseOr(r, offset, v);
-                case XOR -> (int) INT.getAndBitwiseXor(r, offset, v);
-                case SWAP -> (int) INT.getAndSet(r, offset, v);
-                case COMPARE_SWAP -> (int) INT.compareAndExchange(r, offset, (int) compare, v);
-            };
-        }
-        if (bytes != 8) {
-            throw new IllegalArgumentException("atomic operations are on 4- or 8-byte words, not " + bytes);
-        }
-        return switch (op) {
-            case ADD -> (long) LONG.getAndAdd(r, offset, operand);
-            case AND -> (long) LONG.getAndBitwiseAnd(r, offset, operand);
-            case OR -> (long) LONG.getAndBitwiseOr(r, offset, operand);
-            case XOR -> (long) LONG.getAndBitwiseXor(r, offset, operand);
-            case SWAP -> (long) LONG.getAndSet(r, offset, operand);
-            case COMPARE_SWAP -> (long) LONG.compareAndExchange(r, offset, compare, operand);
-        };
+        return CpuAtomics.apply(region(pe), op, bytes, offset, operand, compare);
     }
 
     @Override
@@ -101,9 +77,9 @@ public final class MappedChannel implements Channel {
         MemorySegment r = region(pe);
         MemorySegment.copy(src, 0, r, offset, src.byteSize());
         if (add) {
-            LONG.getAndAdd(r, signalOffset, signal); // a full fence: the data is visible first
+            CpuAtomics.apply(r, AtomicOp.ADD, 8, signalOffset, signal, 0); // a full fence: the data is visible first
         } else {
-            LONG.setRelease(r, signalOffset, signal);
+            CpuAtomics.setSignal(r, signalOffset, signal);
         }
     }
 
@@ -111,19 +87,7 @@ public final class MappedChannel implements Channel {
     public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
         MemorySegment r = region(pe);
         MemorySegment.copy(src, 0, r, offset, src.byteSize());
-        raise(r, flagOffset, value);
-    }
-
-    /** Raises the word at {@code offset} of {@code r} to at least {@code value} (a full fence: earlier stores are visible first). */
-    public static void raise(MemorySegment r, long offset, long value) {
-        long current = (long) LONG.getVolatile(r, offset);
-        while (current < value) {
-            long witness = (long) LONG.compareAndExchange(r, offset, current, value);
-            if (witness == current) {
-                return;
-            }
-            current = witness;
-        }
+        CpuAtomics.raise(r, flagOffset, value);
     }
 
     @Override

@@ -19,7 +19,8 @@ import org.shmem4j.ShmemException;
  * needs it too: data UCX accepted (local completion) may still wait in a worker's send queue for a
  * progress call. The agent blocks when idle: after a pass finds nothing, it arms every worker's
  * wakeup and waits in {@code poll} on their event fds (a machine may run 8 PEs on 2 cores), with
- * a timeout as a backstop.
+ * a timeout as a backstop. While a session batches it also sends the batches that waited too
+ * long, so it naps at most a millisecond then.
  */
 final class ProgressAgent {
     private static final short POLLIN = 1;
@@ -40,15 +41,22 @@ final class ProgressAgent {
     private volatile Throwable failure;
     /** Passes in which the agent advanced something: written by the agent only. */
     private volatile long served;
+    /** Sends aged session batches (true when one left), and whether any channel batches. */
+    private final java.util.function.BooleanSupplier sendAgedBatches, batching;
 
     /**
      * @param home the thread-safe worker peers' operations arrive at; always watched
      * @param homeLock taken (tried) around every use of {@code home}, by the agent and by waiting
      *        threads: the worker is thread-safe, but two threads progressing it at once only spin on
      *        its internal lock, taking the core from the one doing the work
+     * @param sendAgedBatches sends the session batches that waited too long; true when one left
+     * @param batching whether some channel batches (the agent then naps at most a millisecond)
      */
-    ProgressAgent(Ucx.Library ucx, MemorySegment home, Lock homeLock) {
+    ProgressAgent(Ucx.Library ucx, MemorySegment home, Lock homeLock, java.util.function.BooleanSupplier sendAgedBatches,
+            java.util.function.BooleanSupplier batching) {
         this.ucx = ucx;
+        this.sendAgedBatches = sendAgedBatches;
+        this.batching = batching;
         this.home = home;
         // A platform thread: a downcall pins a virtual thread to its carrier anyway.
         this.thread = Thread.ofPlatform().daemon().name("shmem4j-ucx-progress").unstarted(this::run);
@@ -123,6 +131,7 @@ final class ProgressAgent {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pollfds = a.allocate(8L * 64, 4);
             while (!stopping) {
+                boolean batchesLeft = sendAgedBatches.getAsBoolean();
                 long t = System.nanoTime();
                 long sinceWaiter = t - lastWaiterProgress;
                 if (sinceWaiter < WAITER_ACTIVE_NANOS) {
@@ -135,7 +144,7 @@ final class ProgressAgent {
                     continue;
                 }
                 List<Watched> now = watched.stream().filter(w -> !inUse(w, t)).toList();
-                if (progressAll(now)) {
+                if (progressAll(now) || batchesLeft) {
                     served++;
                     continue;
                 }
@@ -148,7 +157,7 @@ final class ProgressAgent {
                 }
                 // A worker whose lock was busy could not be armed, one in use was left to its
                 // owner: look again soon.
-                int timeout = armed < watched.size() ? BUSY_POLL_TIMEOUT_MS : POLL_TIMEOUT_MS;
+                int timeout = armed < watched.size() || batching.getAsBoolean() ? BUSY_POLL_TIMEOUT_MS : POLL_TIMEOUT_MS;
                 int ignored = (int) ucx.poll.invokeExact(pollfds, (long) armed, timeout);
             }
         } catch (Throwable t) {

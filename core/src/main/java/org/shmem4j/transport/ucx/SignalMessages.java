@@ -10,7 +10,6 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.invoke.VarHandle;
@@ -20,7 +19,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.shmem4j.ShmemException;
-import org.shmem4j.transport.shm.MappedChannel;
+import org.shmem4j.transport.AtomicOp;
+import org.shmem4j.transport.Batch;
+import org.shmem4j.transport.CpuAtomics;
 
 /**
  * Put-with-signal as one UCX active message. Over tcp UCX emulates RMA and atomics with messages
@@ -52,7 +53,7 @@ import org.shmem4j.transport.shm.MappedChannel;
  *
  * <p>Message header, 48 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1:
  * raise to at least the value, for words that only grow; bit 2: data only, no signal; bit 3:
- * answer once applied), sender (the sending channel's key), the message's number from that sender
+ * answer once applied; bit 4: the data is a session's {@link Batch}, replayed in order), sender (the sending channel's key), the message's number from that sender
  * to this PE (1, 2, ...). Query header, 16 bytes: sender, count. Answer header, 16 bytes: the
  * answering PE's rank (an int, then 4 unused bytes) and how many of the sender's messages it has
  * applied (true when written; a later answer only says more). Small payloads only
@@ -65,12 +66,11 @@ final class SignalMessages {
 
     static final int PUT_SIGNAL = 1, ACK = 2, QUERY = 3;
     static final long HEADER_BYTES = 48, QUERY_BYTES = 16;
-    static final long FLAG_ADD = 1, FLAG_RAISE = 2, FLAG_DATA_ONLY = 4, FLAG_ANSWER = 8;
+    static final long FLAG_ADD = 1, FLAG_RAISE = 2, FLAG_DATA_ONLY = 4, FLAG_ANSWER = 8, FLAG_BATCH = 16;
     static final long ANSWER_BYTES = 16;
     /** Largest payload sent as a message; a put of more is bandwidth, not latency. */
     static final long MAX_PAYLOAD = 8192;
 
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final AtomicLong NEXT = new AtomicLong(1);
     private static final Map<Long, Target> TARGETS = new ConcurrentHashMap<>();
     private static final Map<Long, Answered> SENDERS = new ConcurrentHashMap<>();
@@ -330,18 +330,22 @@ final class SignalMessages {
         // visible first, on any CPU: the sender's fence between them is not a happens-before for
         // a thread of this PE that waits on this message's data (a flag p) with an acquire load.
         VarHandle.releaseFence();
+        long flags = h.get(JAVA_LONG_UNALIGNED, 24);
+        if ((flags & FLAG_BATCH) != 0) {
+            Batch.apply(region, data);
+            return;
+        }
         if (data.byteSize() > 0) {
             MemorySegment.copy(data, 0, region, offset, data.byteSize());
         }
-        long flags = h.get(JAVA_LONG_UNALIGNED, 24);
         if ((flags & FLAG_DATA_ONLY) != 0) {
             return;
         } else if ((flags & FLAG_ADD) != 0) {
-            LONG.getAndAdd(region, signalOffset, signal); // a full fence: the data is visible first
+            CpuAtomics.apply(region, AtomicOp.ADD, 8, signalOffset, signal, 0); // a full fence: the data is visible first
         } else if ((flags & FLAG_RAISE) != 0) {
-            MappedChannel.raise(region, signalOffset, signal);
+            CpuAtomics.raise(region, signalOffset, signal);
         } else {
-            LONG.setRelease(region, signalOffset, signal);
+            CpuAtomics.setSignal(region, signalOffset, signal);
         }
     }
 

@@ -15,6 +15,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.AtomicOp;
+import org.shmem4j.transport.Batch;
+import org.shmem4j.transport.Batches;
 import org.shmem4j.transport.Channel;
 
 /**
@@ -62,6 +64,8 @@ final class UcxChannel implements Channel {
     private final Signals signals;
     /** Small puts go as messages (see {@link UcxTransport#targetCpuCarriesRma} and {@link Signals}). */
     private final boolean putsAsMessages;
+    /** A session's batches (made by the first session that batches), sent as {@link Signals} messages. */
+    private Batches<MemorySegment> batches;
 
     /** An operation in flight (its request may be null when it completed at once) and its delivery at quiet. */
     private record Pending(int pe, MemorySegment request, Runnable atQuiet, String what) {}
@@ -111,6 +115,13 @@ final class UcxChannel implements Channel {
         MemorySegment ep = endpoint(pe, what);
         signals.orderAfterFence(pe);
         return ep;
+    }
+
+    /** An operation to {@code pe} that is not batched: {@code pe}'s batch goes first, so the PE sees the channel's order. */
+    private void unbatched(int pe) {
+        if (batches != null && pe >= 0 && pe < endpoints.length) {
+            batches.send(pe);
+        }
     }
 
     private MemorySegment connect(int pe) {
@@ -375,6 +386,35 @@ final class UcxChannel implements Channel {
          */
         void send(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, boolean nbi, String what)
                 throws Throwable {
+            MemorySegment h = nbi ? staging.allocate(SignalMessages.HEADER_BYTES) : header;
+            long bytes = src.byteSize();
+            MemorySegment data = bytes == 0 ? MemorySegment.NULL
+                    : src.isNative() ? src : (nbi ? staging.allocate(bytes) : bounce(bytes)).copyFrom(src);
+            MemorySegment request = post(pe, h, offset, signalOffset, signal, flags, data, what);
+            if (nbi) {
+                track(pe, request, null, what);
+            } else if (request != null) {
+                await(request, what, pe); // local completion: src reusable
+            }
+        }
+
+        /**
+         * Sends a session's batch as one message, its header written into the batch's own memory
+         * (both live until the returned request, if any, completes). A fence issued while it was open
+         * orders it before what follows to its PE, like a message sent before that fence.
+         */
+        MemorySegment sendBatch(Batch batch) throws Throwable {
+            int pe = batch.pe();
+            MemorySegment request = post(pe, batch.header(), 0, 0, 0, SignalMessages.FLAG_BATCH, batch.records(), "session batch");
+            if (batch.fenced()) {
+                fencedMessages.set(pe);
+            }
+            return request;
+        }
+
+        /** Writes {@code h} and sends the message (its data native or NULL); the request, null when done at once. */
+        private MemorySegment post(int pe, MemorySegment h, long offset, long signalOffset, long signal, long flags,
+                MemorySegment data, String what) throws Throwable {
             boolean raise = flags == SignalMessages.FLAG_RAISE;
             MemorySegment ep = endpoint(pe, what);
             if (raise ? rmaOpen.get(pe) : fencedRma.get(pe)) {
@@ -383,15 +423,11 @@ final class UcxChannel implements Channel {
                 rmaOpen.clear(pe);
             }
             boolean answer = !raise && asksForAnswer(pe);
-            MemorySegment h = nbi ? staging.allocate(SignalMessages.HEADER_BYTES) : header;
             SignalMessages.header(h, offset, signalOffset, signal, answer ? flags | SignalMessages.FLAG_ANSWER : flags, key,
                     sent[pe] + 1);
-            long bytes = src.byteSize();
-            MemorySegment data = bytes == 0 ? MemorySegment.NULL
-                    : src.isNative() ? src : (nbi ? staging.allocate(bytes) : bounce(bytes)).copyFrom(src);
             MemorySegment how = answer ? answeredParam : param; // a local: invokeExact types a conditional as Object
             MemorySegment request = inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
-                    SignalMessages.HEADER_BYTES, data, bytes, how), what, pe);
+                    SignalMessages.HEADER_BYTES, data, data.byteSize(), how), what, pe);
             sent[pe]++;
             if (answer) {
                 answerDue[pe] = sent[pe];
@@ -403,11 +439,7 @@ final class UcxChannel implements Channel {
                 sinceQuiet[pe]++;
                 spoken.set(pe);
             }
-            if (nbi) {
-                track(pe, request, null, what);
-            } else if (request != null) {
-                await(request, what, pe); // local completion: src reusable
-            }
+            return request;
         }
 
         /** After a flush of {@code pe} (every PE when negative): puts with signal confirmed, and nothing is open any more. */
@@ -723,6 +755,10 @@ final class UcxChannel implements Channel {
     @Override
     public void put(int pe, long offset, MemorySegment src) {
         locked("put", pe, () -> {
+            if (batches != null && batches.put(pe, offset, src)) {
+                return 0;
+            }
+            unbatched(pe);
             if (signals.putAsMessage(pe, src.byteSize())) {
                 signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, false, "put");
                 return 0;
@@ -738,6 +774,10 @@ final class UcxChannel implements Channel {
     @Override
     public void putNbi(int pe, long offset, MemorySegment src) {
         locked("put_nbi", pe, () -> {
+            if (batches != null && batches.put(pe, offset, src)) {
+                return 0;
+            }
+            unbatched(pe);
             if (signals.putAsMessage(pe, src.byteSize())) {
                 signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, true, "put_nbi");
                 return 0;
@@ -753,6 +793,7 @@ final class UcxChannel implements Channel {
     @Override
     public void get(MemorySegment dst, int pe, long offset) {
         locked("get", pe, () -> {
+            unbatched(pe);
             MemorySegment ep = rmaEndpoint(pe, "get");
             MemorySegment into = dst.isNative() ? dst : bounce(dst.byteSize());
             await(get(ep, pe, offset, into), "get", pe);
@@ -766,6 +807,7 @@ final class UcxChannel implements Channel {
     @Override
     public void getNbi(MemorySegment dst, int pe, long offset) {
         locked("get_nbi", pe, () -> {
+            unbatched(pe);
             MemorySegment ep = rmaEndpoint(pe, "get_nbi");
             MemorySegment into = dst.isNative() ? dst : staging.allocate(dst.byteSize());
             Runnable deliver = into == dst ? null : () -> dst.copyFrom(into);
@@ -823,6 +865,7 @@ final class UcxChannel implements Channel {
     @Override
     public long fetchingAtomic(AtomicOp op, int bytes, int pe, long offset, long operand, long compare) {
         return locked("fetching atomic", pe, () -> {
+            unbatched(pe);
             boolean cswap = op == AtomicOp.COMPARE_SWAP;
             store(this.operand, bytes, cswap ? compare : operand);
             store(reply, bytes, cswap ? operand : 0);
@@ -835,6 +878,7 @@ final class UcxChannel implements Channel {
     public void fetchingAtomicNbi(MemorySegment result, AtomicOp op, int bytes, int pe, long offset, long operand,
             long compare) {
         locked("fetching atomic nbi", pe, () -> {
+            unbatched(pe);
             boolean cswap = op == AtomicOp.COMPARE_SWAP;
             MemorySegment in = staging.allocate(8), out = staging.allocate(8);
             store(in, bytes, cswap ? compare : operand);
@@ -856,6 +900,12 @@ final class UcxChannel implements Channel {
             throw new IllegalArgumentException("atomic: a compare-and-swap always fetches (use fetchingAtomic)");
         }
         locked("atomic", pe, () -> {
+            if (batches != null) { // the batch's handler adds with CPU atomics: only where those mix with the engine's
+                if (transport.atomicsCoherentWithCpu() && batches.atomic(pe, op, bytes, offset, operand)) {
+                    return 0;
+                }
+                unbatched(pe);
+            }
             MemorySegment slot = posted.take();
             store(slot, bytes, operand);
             posted.issued(pe, inFlight(atomic("atomic", op, bytes, pe, offset, slot, op == AtomicOp.SWAP ? sink : null),
@@ -876,6 +926,10 @@ final class UcxChannel implements Channel {
         // the message's handler adds with a CPU atomic: only where the engine's atomics mix with those
         if (src.byteSize() <= SignalMessages.MAX_PAYLOAD && (!add || transport.atomicsCoherentWithCpu())) {
             locked(nbi ? "put_signal_nbi" : "put_signal", pe, () -> {
+                if (batches != null && batches.putSignal(pe, offset, src, signalOffset, signal, add)) {
+                    return 0;
+                }
+                unbatched(pe);
                 signals.send(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0, nbi,
                         nbi ? "put_signal_nbi" : "put_signal");
                 return 0;
@@ -900,6 +954,7 @@ final class UcxChannel implements Channel {
     @Override
     public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
         locked("signal", pe, () -> {
+            unbatched(pe);
             boolean small = src.byteSize() <= SignalMessages.MAX_PAYLOAD;
             if (!small) {
                 put(pe, offset, src);
@@ -916,8 +971,89 @@ final class UcxChannel implements Channel {
         locked("fence", -1, () -> {
             ucx.check((int) ucx.workerFence.invokeExact(worker), "ucp_worker_fence");
             signals.fence();
+            if (batches != null) {
+                batches.fence();
+            }
             return 0;
         });
+    }
+
+    /** A session's batches travel as {@link Signals} messages; their memory is the channel's. */
+    @Override
+    public void startBatching(Batches.Limits limits, long totalOps) {
+        locked("shmem_ctx_session_start", -1, () -> {
+            if (batches == null) {
+                batches = new Batches<>(endpoints.length, limits, SignalMessages.HEADER_BYTES, bytes -> arena.allocate(bytes, 8),
+                        new BatchSender());
+            }
+            batches.start(totalOps);
+            transport.batching(this, true);
+            return 0;
+        });
+    }
+
+    @Override
+    public Batches.Counts stopBatching() {
+        lock.lock();
+        try {
+            if (batches == null || closed) {
+                return Batches.Counts.NONE;
+            }
+            transport.batching(this, false);
+            return batches.stop();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends the batches older than their delay, unless another thread holds the channel (it checks them itself). */
+    boolean sendAgedBatches(long now) {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            return !closed && batches != null && batches.anyOpen() && batches.sendAged(now);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Sends batches as {@link Signals} messages; a send completes when UCX is done with the batch's memory. */
+    private final class BatchSender implements Batches.Engine<MemorySegment> {
+        @Override
+        public MemorySegment send(Batch batch) {
+            try {
+                return signals.sendBatch(batch);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new ShmemException("sending a session batch to PE " + batch.pe() + " failed: " + t, t);
+            }
+        }
+
+        @Override
+        public boolean completed(MemorySegment request) {
+            try {
+                int status = (int) ucx.requestCheckStatus.invokeExact(request);
+                if (status == Ucx.INPROGRESS) {
+                    return false;
+                }
+                ucx.requestFree.invokeExact(request);
+                if (status != Ucx.OK) {
+                    throw failed("session batch", -1, status);
+                }
+                return true;
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new ShmemException("session batch failed: " + t, t);
+            }
+        }
+
+        @Override
+        public void await(MemorySegment request) {
+            UcxChannel.this.await(request, "session batch", -1);
+        }
     }
 
     private void track(int pe, MemorySegment request, Runnable atQuiet, String what) {
@@ -930,6 +1066,9 @@ final class UcxChannel implements Channel {
     @Override
     public void quiet() {
         locked("quiet", -1, () -> {
+            if (batches != null) {
+                batches.sendAll();
+            }
             await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
             signals.complete(-1);
             finish(-1);
@@ -941,6 +1080,7 @@ final class UcxChannel implements Channel {
     @Override
     public void quiet(int pe) {
         locked("pe_quiet", pe, () -> {
+            unbatched(pe);
             MemorySegment ep = pe >= 0 && pe < endpoints.length ? endpoints[pe] : null;
             if (ep != null) { // else nothing was ever issued to it
                 await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
@@ -964,6 +1104,9 @@ final class UcxChannel implements Channel {
     /** After a flush: frees the requests of {@code pe}'s operations (all when negative) and delivers their results. */
     private void finish(int pe) {
         posted.completed(pe);
+        if (batches != null) {
+            batches.reclaim();
+        }
         List<Pending> done = new ArrayList<>();
         pending.removeIf(p -> (pe < 0 || p.pe() == pe) && done.add(p));
         for (Pending p : done) {
@@ -987,6 +1130,9 @@ final class UcxChannel implements Channel {
     @Override
     public boolean progress() {
         int advanced = transport.progressHome(); // what peers do to this PE arrives there
+        if (transport.sendAgedBatches()) { // a waiter may be waiting for an answer to its own batch
+            advanced++;
+        }
         if (lock.tryLock()) { // a thread inside an operation is progressing it already
             try {
                 // Only replies to this channel's operations arrive at its worker: with none in
@@ -1036,6 +1182,7 @@ final class UcxChannel implements Channel {
             lock.unlock();
             EndpointFailures.unregister(id);
             SignalMessages.stopListening(signals.listening);
+            transport.batching(this, false);
             transport.forget(this, retired);
         }
     }

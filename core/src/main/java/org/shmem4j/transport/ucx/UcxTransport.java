@@ -62,6 +62,8 @@ final class UcxTransport implements Transport {
     private final long[] bases;
     private final Arena arena = Arena.ofShared();
     private final List<UcxChannel> channels = new ArrayList<>();
+    /** The channels of sessions that batch: their aged batches leave from any waiter's progress and the agent's. */
+    private final java.util.concurrent.CopyOnWriteArrayList<UcxChannel> batching = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Identities of closed channels, for the next ones (guarded by this). */
     private final java.util.ArrayDeque<SenderIdentity> retiredSenders = new java.util.ArrayDeque<>();
     private long nextSender = 1; // guarded by this
@@ -90,7 +92,7 @@ final class UcxTransport implements Transport {
         this.addresses = new MemorySegment[npes];
         this.rkeys = new byte[npes][];
         this.bases = new long[npes];
-        this.agent = new ProgressAgent(ucx, home, homeLock);
+        this.agent = new ProgressAgent(ucx, home, homeLock, this::sendAgedBatches, () -> !batching.isEmpty());
         this.atomicsCoherentWithCpu = atomicsCoherentWithCpu(System.getenv(), setup.everyAmo(), !targetCpuCarriesRma);
     }
 
@@ -487,6 +489,28 @@ final class UcxTransport implements Transport {
      * open at once, not one per context ever created.
      */
     record SenderIdentity(long key, long[] sent) {}
+
+    /** {@code c}'s session started (or stopped) batching. */
+    void batching(UcxChannel c, boolean on) {
+        if (on) {
+            batching.addIfAbsent(c);
+        } else {
+            batching.remove(c);
+        }
+    }
+
+    /** Sends every batching channel's batches that waited longer than their delay (channels in use check their own); true when one left. */
+    boolean sendAgedBatches() {
+        if (batching.isEmpty()) {
+            return false;
+        }
+        long now = System.nanoTime();
+        boolean any = false;
+        for (UcxChannel c : batching) {
+            any |= c.sendAgedBatches(now);
+        }
+        return any;
+    }
 
     /** A closed channel; {@code retired}: its identity for reuse, or null when messages of it may be unconfirmed. */
     synchronized void forget(UcxChannel c, SenderIdentity retired) {

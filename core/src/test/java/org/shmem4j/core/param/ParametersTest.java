@@ -49,6 +49,7 @@ class ParametersTest {
                         "SHMEM_REDUCE_ALGORITHM", "SHMEM_COLLECT_ALGORITHM", "SHMEM_FCOLLECT_ALGORITHM",
                         "SHMEM_ALLTOALL_ALGORITHM", "SHMEM_SCAN_ALGORITHM", "SHMEM_BCAST_CROSSOVER",
                         "SHMEM_REDUCE_CROSSOVER", "SHMEM_COLLECT_CROSSOVER", "SHMEM_ALLTOALL_CROSSOVER",
+                        "SHMEM_BATCH_BYTES", "SHMEM_BATCH_MEMORY", "SHMEM_BATCH_DELAY_US", "SHMEM_BATCH_ALL",
                         "SHMEM_JFR_RMA_SIZE", "SHMEM_JFR_RMA_US"),
                 Parameters.all().stream().map(Parameter::name).toList());
         assertEquals(Params.ALL, Parameters.all());

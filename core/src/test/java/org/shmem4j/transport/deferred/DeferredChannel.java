@@ -12,6 +12,7 @@ import org.shmem4j.ShmemException;
 import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.CpuAtomics;
 import org.shmem4j.transport.shm.MappedChannel;
 
 /**
@@ -263,7 +264,7 @@ final class DeferredChannel implements Channel {
     public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
         put(pe, offset, src);
         fence(); // after its data and the earlier puts; raises of one epoch may land in any order, as the contract allows
-        enqueue(pe, () -> MappedChannel.raise(regions[pe], flagOffset, value), () -> {}, true, Holdback.holds(pe, flagOffset));
+        enqueue(pe, () -> CpuAtomics.raise(regions[pe], flagOffset, value), () -> {}, true, Holdback.holds(pe, flagOffset));
     }
 
     @Override
