@@ -13,6 +13,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
@@ -77,14 +80,21 @@ class SessionBatchInProcessTest {
         }
     }
 
-    static Map<String, String> env(int nodes, String batchBytes, String... more) {
+    /**
+     * UCX between {@code nodes} pseudo-nodes, batches of {@code batchBytes} (blank: the default);
+     * with {@code flushOnly} a batch delay no test waits for, so whatever must arrive arrives
+     * because something flushed it, and only the sessions batch (an inherited
+     * {@code SHMEM_BATCH_ALL=1} would hold these tests' unbatched flags for that delay too).
+     */
+    static Map<String, String> env(int nodes, String batchBytes, boolean flushOnly) {
         UcxAvailable.requireUcx("batched sessions over UCX");
         Map<String, String> env = InProcessTestSupport.env(InProcessHub.NODES, Integer.toString(nodes), "SHMEM_NETWORK", "ucx");
         if (batchBytes != null && !batchBytes.isBlank()) {
             env.put("SHMEM_BATCH_BYTES", batchBytes);
         }
-        for (int i = 0; i < more.length; i += 2) {
-            env.put(more[i], more[i + 1]);
+        if (flushOnly) {
+            env.put("SHMEM_BATCH_DELAY_US", LONG_DELAY_US);
+            env.remove("SHMEM_BATCH_ALL");
         }
         return env;
     }
@@ -158,7 +168,7 @@ class SessionBatchInProcessTest {
         for (int pe = 0; pe < npes; pe++) {
             for (int k = 0; k < SLOTS; ) {
                 int length = Math.min(SLOTS - k, 1 + random.nextInt(4));
-                ops.add(new Op(length == 1 ? 'p' : 'P', pe, src * SLOTS + k, length, 0));
+                ops.add(new Op(length == 1 ? 'p' : k % 3 == 0 ? 'n' : 'P', pe, src * SLOTS + k, length, 0));
                 k += length;
             }
             for (int b = 0; b < BYTES; b++) {
@@ -177,12 +187,16 @@ class SessionBatchInProcessTest {
             SymmetricLongArray xors, long[] fetched) {
         switch (op.kind()) {
             case 'p' -> ctx.p(cells, op.index(), value(seed, me, op.pe(), op.index()), op.pe());
-            case 'P' -> {
+            case 'P', 'n' -> {
                 long[] block = new long[op.length()];
                 for (int j = 0; j < block.length; j++) {
                     block[j] = value(seed, me, op.pe(), op.index() + j);
                 }
-                ctx.put(cells, op.index(), block, 0, block.length, op.pe());
+                if (op.kind() == 'P') {
+                    ctx.put(cells, op.index(), block, 0, block.length, op.pe());
+                } else {
+                    ctx.putNbi(cells, op.index(), block, 0, block.length, op.pe());
+                }
             }
             case 'b' -> ctx.p(bytes, op.index(), (byte) (value(seed, me, op.pe(), op.index()) | 1), op.pe());
             case 'a' -> ctx.atomicAdd(sums, op.index(), op.value(), op.pe());
@@ -195,7 +209,7 @@ class SessionBatchInProcessTest {
     }
 
     /**
-     * Every PE issues a random mix of {@code p}, small puts, byte {@code p}s (neighbouring bytes
+     * Every PE issues a random mix of {@code p}, small puts (blocking and nbi), byte {@code p}s (neighbouring bytes
      * from different PEs), adds, xors, incs, fetching adds (blocking and nbi) to every PE, mapped,
      * remote and itself, in a session; then completes as {@code completion} says, and after a
      * barrier each PE compares its memory with what all PEs' streams wrote: every put slot holds its
@@ -215,14 +229,32 @@ class SessionBatchInProcessTest {
         "3, 3, CREATED, DESTROY, , PLAIN, ",
         "3, 2, DEFAULT, BARRIER, 256, PLAIN, long",
         "3, 2, CREATED, STOP_THEN_QUIET, , RESTART, long",
-        "5, 3, CREATED, QUIET, , TOTAL_OPS_1, long"})
+        "5, 3, CREATED, QUIET, , TOTAL_OPS_1, long",
+        "5, 2, CREATED, PE_QUIET, 256, PLAIN, long",
+        "3, 2, CREATED, DESTROY, , TWICE, long"})
     void randomPutsAndAmosArriveExactlyOnce(int npes, int nodes, Ctx kind, Completion completion, String batchBytes, Shape shape,
             String delay) {
+        randomOps(npes, nodes, kind, completion, batchBytes, shape, delay, 1);
+    }
+
+    /**
+     * As {@link #randomPutsAndAmosArriveExactlyOnce}, each PE's operations issued by 3 threads at
+     * once on one shareable context in a session (the default one, or a created one without
+     * options): appending to a batch races other threads' appends and sends.
+     */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes, {2} context, {3}, batch {4}")
+    @CsvSource({"2, 2, DEFAULT, BARRIER, 256", "3, 2, CREATED, QUIET, 256", "5, 3, CREATED, PE_QUIET, ", "5, 2, DEFAULT, STOP_THEN_QUIET, 256"})
+    void threadsSharingABatchingContextLoseNothing(int npes, int nodes, Ctx kind, Completion completion, String batchBytes) {
+        randomOps(npes, nodes, kind, completion, batchBytes, Shape.PLAIN, null, 3);
+    }
+
+    private static void randomOps(int npes, int nodes, Ctx kind, Completion completion, String batchBytes, Shape shape, String delay,
+            int threads) {
         if (completion == Completion.BARRIER && kind != Ctx.DEFAULT || completion == Completion.DESTROY && kind != Ctx.CREATED) {
             throw new IllegalArgumentException(completion + " with a " + kind + " context");
         }
-        Map<String, String> env = delay == null ? env(nodes, batchBytes) : env(nodes, batchBytes, "SHMEM_BATCH_DELAY_US", LONG_DELAY_US);
-        run("random puts and AMOs", npes, env, () -> {
+        Map<String, String> env = env(nodes, batchBytes, delay != null);
+        run("random puts and AMOs" + (threads > 1 ? ", " + threads + " threads" : ""), npes, env, () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes();
                 long seed = 7L * npes + nodes;
@@ -230,15 +262,34 @@ class SessionBatchInProcessTest {
                 SymmetricByteArray bytes = shmem.calloc(ValueLayout.JAVA_BYTE, (long) n * BYTES);
                 SymmetricLongArray sums = shmem.calloc(ValueLayout.JAVA_LONG, WORDS);
                 SymmetricLongArray xors = shmem.calloc(ValueLayout.JAVA_LONG, WORDS);
-                long[] fetched = new long[1];
                 checkPlacement(shmem, cells, nodes);
                 for (int round = 0; round < ROUNDS; round++) {
                     Context ctx = open(shmem, kind);
                     shape.start(ctx);
                     List<Op> ops = stream(seed, round, me, n);
-                    for (int i = 0; i < ops.size(); i++) {
-                        issue(ctx, ops.get(i), seed + round, me, cells, bytes, sums, xors, fetched);
-                        shape.tick(ctx, i);
+                    long valueSeed = seed + round;
+                    if (threads == 1) {
+                        long[] fetched = new long[1];
+                        for (int i = 0; i < ops.size(); i++) {
+                            issue(ctx, ops.get(i), valueSeed, me, cells, bytes, sums, xors, fetched);
+                            shape.tick(ctx, i);
+                        }
+                    } else {
+                        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                            List<Future<?>> issuers = new ArrayList<>();
+                            for (int t = 0; t < threads; t++) {
+                                int first = t;
+                                issuers.add(pool.submit(() -> {
+                                    long[] fetched = new long[1];
+                                    for (int i = first; i < ops.size(); i += threads) {
+                                        issue(ctx, ops.get(i), valueSeed, me, cells, bytes, sums, xors, fetched);
+                                    }
+                                }));
+                            }
+                            for (Future<?> issuer : issuers) {
+                                issuer.get(); // a failure fails the PE
+                            }
+                        }
                     }
                     switch (completion) {
                         case QUIET -> {
@@ -367,13 +418,21 @@ class SessionBatchInProcessTest {
         Handoff[] all = Handoff.values();
         for (int i = 0; i < all.length; i++) {
             int[] placement = placements[i % placements.length];
-            cases.add(Arguments.of(all[i], placement[0], placement[1], i % 2 == 0 ? Ctx.CREATED : Ctx.DEFAULT, i % 3 == 2 ? "" : "256"));
+            cases.add(Arguments.of(all[i], placement[0], placement[1], i % 2 == 0 ? Ctx.CREATED : Ctx.DEFAULT, i % 3 == 2 ? "" : "256", false));
         }
         // the fence cases again on the other kind of context and batch size
-        cases.add(Arguments.of(Handoff.FENCE_P, 5, 2, Ctx.DEFAULT, ""));
-        cases.add(Arguments.of(Handoff.FENCE_LARGE_FLAG, 3, 2, Ctx.CREATED, ""));
-        cases.add(Arguments.of(Handoff.LARGE_DATA_FENCE_P, 5, 3, Ctx.DEFAULT, "256"));
-        cases.add(Arguments.of(Handoff.FENCE_PUT_SIGNAL_SET, 5, 3, Ctx.DEFAULT, ""));
+        cases.add(Arguments.of(Handoff.FENCE_P, 5, 2, Ctx.DEFAULT, "", false));
+        cases.add(Arguments.of(Handoff.FENCE_LARGE_FLAG, 3, 2, Ctx.CREATED, "", false));
+        cases.add(Arguments.of(Handoff.LARGE_DATA_FENCE_P, 5, 3, Ctx.DEFAULT, "256", false));
+        cases.add(Arguments.of(Handoff.FENCE_PUT_SIGNAL_SET, 5, 3, Ctx.DEFAULT, "", false));
+        // the handoffs whose flag is never batched, with a batch delay no test waits for: the
+        // fence, quiet, pe_quiet or session stop itself must have sent the data
+        List<Handoff> unbatchedFlag = List.of(Handoff.FENCE_LARGE_FLAG, Handoff.QUIET_OTHER_CTX, Handoff.PE_QUIET_LIST_OTHER_CTX,
+                Handoff.PE_QUIET_EACH_OTHER_CTX, Handoff.STOP_QUIET_OTHER_CTX, Handoff.STOP_FENCE_P);
+        for (int i = 0; i < unbatchedFlag.size(); i++) {
+            int[] placement = placements[(i + 2) % placements.length];
+            cases.add(Arguments.of(unbatchedFlag.get(i), placement[0], placement[1], i % 2 == 0 ? Ctx.DEFAULT : Ctx.CREATED, i % 3 == 0 ? "" : "256", true));
+        }
         return cases.stream();
     }
 
@@ -384,10 +443,10 @@ class SessionBatchInProcessTest {
      * the data: the flags themselves may be batched and reach their waiters only by the library's
      * own flush.
      */
-    @ParameterizedTest(name = "{0}: {1} PEs on {2} nodes, {3} context, batch {4}")
+    @ParameterizedTest(name = "{0}: {1} PEs on {2} nodes, {3} context, batch {4}, flushed only {5}")
     @MethodSource
-    void handoffs(Handoff handoff, int npes, int nodes, Ctx kind, String batchBytes) {
-        run("handoff " + handoff, npes, env(nodes, batchBytes), () -> {
+    void handoffs(Handoff handoff, int npes, int nodes, Ctx kind, String batchBytes, boolean flushOnly) {
+        run("handoff " + handoff + (flushOnly ? " (flushed only)" : ""), npes, env(nodes, batchBytes, flushOnly), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes();
                 SymmetricLongArray data = shmem.calloc(ValueLayout.JAVA_LONG, (long) n * DATA);
@@ -401,7 +460,7 @@ class SessionBatchInProcessTest {
                 Context other = !handoff.otherContext() ? null : kind == Ctx.CREATED ? shmem : shmem.ctxCreate(0);
                 Random random = new Random(me * 131 + npes);
                 ctx.sessionStart(Context.SESSION_BATCH, SessionConfig.DEFAULT, 0);
-                if (other != null) {
+                if (other != null && !flushOnly) {
                     other.sessionStart(Context.SESSION_BATCH, SessionConfig.DEFAULT, 0);
                 }
                 long[] bigBlock = new long[BIG];
@@ -545,7 +604,7 @@ class SessionBatchInProcessTest {
         "P_POLLED_WITH_TEST, 2, 2, DEFAULT, 256"})
     void aWriteNobodyFlushesReachesAPeerThatPollsForIt(Token token, int npes, int nodes, Ctx kind, String batchBytes) {
         int rounds = 40;
-        run("token " + token, npes, env(nodes, batchBytes), () -> {
+        run("token " + token, npes, env(nodes, batchBytes, false), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes(), next = (me + 1) % n;
                 SymmetricLongArray word = shmem.calloc(ValueLayout.JAVA_LONG, 2);
@@ -603,7 +662,7 @@ class SessionBatchInProcessTest {
     @ParameterizedTest(name = "{0} PEs on {1} nodes, {2} context, batch {3}")
     @CsvSource({"2, 2, CREATED, 256", "3, 2, DEFAULT, 256", "5, 2, CREATED, ", "5, 3, DEFAULT, "})
     void fetchesAfterAFenceAndGetsAfterAQuietSeeTheSessionsWrites(int npes, int nodes, Ctx kind, String batchBytes) {
-        run("fetch and get after batched writes", npes, env(nodes, batchBytes), () -> {
+        run("fetch and get after batched writes", npes, env(nodes, batchBytes, false), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes();
                 SymmetricLongArray acc = shmem.calloc(ValueLayout.JAVA_LONG, n);
@@ -674,7 +733,7 @@ class SessionBatchInProcessTest {
     @CsvSource({"3, 2, 256", "5, 2, ", "5, 3, 256"})
     void batchedAndMappedAmosOnTheSameWordsAreAtomic(int npes, int nodes, String batchBytes) {
         int updates = 600, words = 3;
-        run("contended AMOs", npes, env(nodes, batchBytes), () -> {
+        run("contended AMOs", npes, env(nodes, batchBytes, false), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes();
                 SymmetricLongArray hot = shmem.calloc(ValueLayout.JAVA_LONG, words * 2L);
@@ -725,7 +784,7 @@ class SessionBatchInProcessTest {
     @ParameterizedTest(name = "{0} PEs on {1} nodes, batch {2}")
     @CsvSource({"2, 2, 256", "3, 2, ", "5, 3, 256"})
     void finalizeCompletesTheBatchOfACreatedContext(int npes, int nodes, String batchBytes) {
-        run("finalize with a pending batch", npes, env(nodes, batchBytes, "SHMEM_BATCH_DELAY_US", LONG_DELAY_US), () -> {
+        run("finalize with a pending batch", npes, env(nodes, batchBytes, true), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes(), target = n - 1;
                 SymmetricLongArray x = shmem.calloc(ValueLayout.JAVA_LONG, 4);
@@ -757,7 +816,7 @@ class SessionBatchInProcessTest {
     void aPeDyingWithABatchPendingEndsTheJobNamingIt(int npes, int nodes) {
         int dying = npes - 1;
         long start = System.nanoTime();
-        InProcessJob.Result r = InProcessJob.run(npes, env(nodes, "", "SHMEM_BATCH_DELAY_US", LONG_DELAY_US), Duration.ofSeconds(60), () -> {
+        InProcessJob.Result r = InProcessJob.run(npes, env(nodes, "", true), Duration.ofSeconds(60), () -> {
             Shmem shmem = Shmem.init();
             SymmetricLongArray x = shmem.calloc(ValueLayout.JAVA_LONG, 2);
             shmem.barrierAll();
