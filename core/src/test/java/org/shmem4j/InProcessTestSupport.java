@@ -14,9 +14,11 @@ public final class InProcessTestSupport {
     public static Map<String, String> env(String... keyValues) {
         Map<String, String> env = new HashMap<>();
         // The CI reruns the collective tests under SHMEM_*_ALGORITHM overrides, and the in-process
-        // suites with the PEs spread over pseudo-nodes: pass those settings through.
+        // suites with the PEs spread over pseudo-nodes, and with every context batching
+        // (SHMEM_BATCH_ALL, SHMEM_BATCH_BYTES, ...): pass those settings through.
         System.getenv().forEach((k, v) -> {
-            if (k.startsWith("SHMEM_") && k.endsWith("_ALGORITHM") || k.equals(InProcessHub.NODES) || k.equals("SHMEM_NETWORK")) {
+            if (k.startsWith("SHMEM_") && k.endsWith("_ALGORITHM") || k.startsWith("SHMEM_BATCH_") || k.equals(InProcessHub.NODES)
+                    || k.equals("SHMEM_NETWORK")) {
                 env.put(k, v);
             }
         });

@@ -36,10 +36,13 @@ class LitmusInProcessTest {
     private static final int SEEDS_PER_JOB = 40;
     private static final Duration JOB_BOUND = Duration.ofSeconds(240);
 
-    /** Mixed routes: one node with every AMO on the network, and 2-4 PEs on 2 nodes, over each engine. */
+    /**
+     * Mixed routes: one node with every AMO on the network, and 2-4 PEs on 2 nodes, over each
+     * engine; and 2 PEs on 2 nodes over UCX with every context batching (issue 26).
+     */
     static final List<Config> CONFIGS = Stream.of("2pe1n", "2pe2n-deferred", "3pe2n-deferred", "4pe2n-deferred",
             "2pe1n-deferred-nic+atomics", "4pe1n-deferred-nic+atomics", "3pe2n-deferred-nic+atomics",
-            "4pe2n-deferred-nic+atomics", "2pe2n-ucx", "3pe2n-ucx", "4pe2n-ucx+atomics").map(Config::parse).toList();
+            "4pe2n-deferred-nic+atomics", "2pe2n-ucx", "3pe2n-ucx", "4pe2n-ucx+atomics", "2pe2n-ucx+session").map(Config::parse).toList();
 
     /**
      * Programs that once failed (config id and seed), always run. All found defect 1 of issue 24:
