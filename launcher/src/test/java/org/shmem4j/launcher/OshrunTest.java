@@ -51,7 +51,7 @@ class OshrunTest {
 
     private static final String PE_CP = location(TestPe.class);
 
-    private static ProcessBuilder oshrun(List<String> args) {
+    static ProcessBuilder oshrun(List<String> args) {
         var cmd = new ArrayList<>(List.of(Oshrun.javaExecutable(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", location(Oshrun.class) + java.io.File.pathSeparator + location(Bootstrap.class),
                 Oshrun.class.getName()));
@@ -59,7 +59,7 @@ class OshrunTest {
         return new ProcessBuilder(cmd);
     }
 
-    private static List<String> job(int n, String... modeArgs) {
+    static List<String> job(int n, String... modeArgs) {
         var a = new ArrayList<>(List.of("-n", Integer.toString(n), "--oversubscribe", "-cp", PE_CP, TestPe.class.getName()));
         a.addAll(List.of(modeArgs));
         return a;
@@ -70,7 +70,7 @@ class OshrunTest {
     }
 
     // Output goes to files: reading a pipe while Process reaps the child can fail with "Stream closed".
-    private static Run run(ProcessBuilder pb) throws Exception {
+    static Run run(ProcessBuilder pb) throws Exception {
         Path out = Files.createTempFile("oshrun-out", ".txt"), err = Files.createTempFile("oshrun-err", ".txt");
         try {
             pb.redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -97,7 +97,7 @@ class OshrunTest {
     }
 
     /** PE lines of the output, by rank. */
-    private static Matcher[] peLines(String out, int n) {
+    static Matcher[] peLines(String out, int n) {
         var byRank = new Matcher[n];
         for (String line : out.split("\n")) {
             Matcher m = PE_LINE.matcher(line);
@@ -108,7 +108,7 @@ class OshrunTest {
         return byRank;
     }
 
-    private static String expectedGather(int n) {
+    static String expectedGather(int n) {
         var s = new ArrayList<String>();
         for (int i = 0; i < n; i++) {
             s.add("r" + i);
