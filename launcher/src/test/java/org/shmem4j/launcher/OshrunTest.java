@@ -356,6 +356,40 @@ class OshrunTest {
         }
     }
 
+    /** A job this machine cannot hold is refused before any PE starts, in one line naming the limit. */
+    @Test
+    void aJobBeyondTheMachinesMemoryIsRefusedUpFront() throws Exception {
+        Run r = run(job(100_000, "hello"));
+        assertEquals(Oshrun.CONFIGURATION_ERROR, r.status(), r.err());
+        assertEquals("", r.out(), "no PE started");
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().matches("oshrun: 100000 PEs cannot fit this machine's memory: each PE's JVM needs about 32 MiB .*"
+                + "is available \\(MemAvailable\\), room for \\d+ PEs\n"), r.err());
+    }
+
+    @Test
+    void aJobBeyondTheSharedMemoryIsRefusedUpFront() throws Exception {
+        var pb = oshrun(job(4, "hello"));
+        pb.environment().put("SHMEM_SYMMETRIC_SIZE", "1T");
+        Run r = run(pb);
+        assertEquals(Oshrun.CONFIGURATION_ERROR, r.status(), r.err());
+        assertEquals("", r.out(), "no PE started");
+        assertTrue(r.err().matches("oshrun: 4 PEs cannot fit \\S+ \\(SHMEM_SHM_DIR\\): each PE's heap file needs 1 TiB "
+                + "\\(SHMEM_SYMMETRIC_SIZE \\+ SHMEM_RESERVED_SIZE\\), .* is free, room for \\d+ PEs\n"), r.err());
+    }
+
+    /** A bad SHMEM_* setting is said once by oshrun, in one line, not by every PE with its stack trace. */
+    @Test
+    void aBadSettingIsOneLineOncePerJob() throws Exception {
+        var pb = oshrun(job(4, "hello"));
+        pb.environment().put("SHMEM_SYMMETRIC_SIZE", "garbage");
+        Run r = run(pb);
+        assertEquals(Oshrun.CONFIGURATION_ERROR, r.status(), r.err());
+        assertEquals("", r.out(), "no PE started");
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("oshrun: SHMEM_SYMMETRIC_SIZE='garbage'"), r.err());
+    }
+
     @Test
     void usageErrorsExitWith2() throws Exception {
         for (List<String> args : List.<List<String>>of(List.of(), List.of("-n"), List.of("-n", "0", "-cp", ".", "Main"),
