@@ -206,8 +206,8 @@ public final class Oshrun {
                     job.started(rank, step, null);
                 }
                 // srun --label tags the lines itself (rank: line)
-                forwarders.add(forward(step.getInputStream(), stdout, -1, "stdout", false));
-                forwarders.add(forward(step.getErrorStream(), stderr, -1, "stderr", false));
+                forwarders.add(forward(step.getInputStream(), stdout, -1, "stdout", false, job::isEnding));
+                forwarders.add(forward(step.getErrorStream(), stderr, -1, "stderr", false, job::isEnding));
             }
             for (int rank = 0; !underSlurm && rank < opts.pes() && !job.isEnding(); rank++) { // a PE that died early ends the starts
                 var env = new HashMap<>(jobEnv);
@@ -227,8 +227,8 @@ public final class Oshrun {
                     break;
                 }
                 job.started(rank, p, starter.host(rank));
-                forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput()));
-                forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput()));
+                forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput(), job::isEnding));
+                forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput(), job::isEnding));
             }
             int started = underSlurm ? opts.pes() : forwarders.size() / 2;
             if (started < opts.pes()) {
@@ -282,8 +282,9 @@ public final class Oshrun {
         return 0;
     }
 
-    private static Thread forward(java.io.InputStream in, OutputStream sink, int rank, String kind, boolean tag) {
-        return new OutputForwarder(in, sink, rank, kind, tag).start("oshrun-" + kind + "-" + rank);
+    private static Thread forward(java.io.InputStream in, OutputStream sink, int rank, String kind, boolean tag,
+            java.util.function.BooleanSupplier ending) {
+        return new OutputForwarder(in, sink, rank, kind, tag, ending).start("oshrun-" + kind + "-" + rank);
     }
 
     /**

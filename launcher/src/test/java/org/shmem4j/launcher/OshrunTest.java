@@ -201,6 +201,17 @@ class OshrunTest {
         System.out.printf("[timing] exit3 job end to end: %d ms%n", r.millis());
     }
 
+    /** oshrun's message never continues a PE's unfinished line. */
+    @Test
+    void aPesPartialLineEndsBeforeOshrunsMessage() throws Exception {
+        Run r = run(job(2, "partialThenExit3", "1"));
+        assertEquals(3, r.status(), r.err());
+        assertTrue(r.err().contains("\nPE 1: half a line\n") || r.err().startsWith("PE 1: half a line\n"), r.err());
+        for (String line : r.err().split("\n")) {
+            assertTrue(!line.contains("oshrun:") || line.startsWith("oshrun:"), "a merged line: " + line);
+        }
+    }
+
     @Test
     void aPeThatLosesAPeerEndsTheJobNamingThePeer() throws Exception {
         // the peer's host may be gone: the job's message names it, not the PE that noticed and failed
@@ -356,26 +367,30 @@ class OshrunTest {
         }
     }
 
-    /** A job this machine cannot hold is refused before any PE starts, in one line naming the limit. */
-    @Test
-    void aJobBeyondTheMachinesMemoryIsRefusedUpFront() throws Exception {
-        Run r = run(job(100_000, "hello"));
+    /** Runs a job that oshrun must refuse before any PE starts, in one line; returns that line. */
+    private static String refusedUpFront(ProcessBuilder pb) throws Exception {
+        Run r = run(pb);
         assertEquals(Oshrun.CONFIGURATION_ERROR, r.status(), r.err());
         assertEquals("", r.out(), "no PE started");
         assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.err().matches("oshrun: 100000 PEs cannot fit this machine's memory: each PE's JVM needs about 32 MiB .*"
-                + "is available \\(MemAvailable\\), room for \\d+ PEs\n"), r.err());
+        return r.err();
+    }
+
+    /** A job this machine cannot hold is refused before any PE starts, in one line naming the limit. */
+    @Test
+    void aJobBeyondTheMachinesMemoryIsRefusedUpFront() throws Exception {
+        String err = refusedUpFront(oshrun(job(100_000, "hello")));
+        assertTrue(err.matches("oshrun: 100000 PEs cannot fit this machine's memory: each PE's JVM needs about 32 MiB .*"
+                + "is available \\(MemAvailable\\), room for \\d+ PEs\n"), err);
     }
 
     @Test
     void aJobBeyondTheSharedMemoryIsRefusedUpFront() throws Exception {
         var pb = oshrun(job(4, "hello"));
         pb.environment().put("SHMEM_SYMMETRIC_SIZE", "1T");
-        Run r = run(pb);
-        assertEquals(Oshrun.CONFIGURATION_ERROR, r.status(), r.err());
-        assertEquals("", r.out(), "no PE started");
-        assertTrue(r.err().matches("oshrun: 4 PEs cannot fit \\S+ \\(SHMEM_SHM_DIR\\): each PE's heap file needs 1 TiB "
-                + "\\(SHMEM_SYMMETRIC_SIZE \\+ SHMEM_RESERVED_SIZE\\), .* is free, room for \\d+ PEs\n"), r.err());
+        String err = refusedUpFront(pb);
+        assertTrue(err.matches("oshrun: 4 PEs cannot fit \\S+ \\(SHMEM_SHM_DIR\\): each PE's heap file needs 1 TiB "
+                + "\\(SHMEM_SYMMETRIC_SIZE \\+ SHMEM_RESERVED_SIZE\\), .* is free, room for \\d+ PEs\n"), err);
     }
 
     /** A bad SHMEM_* setting is said once by oshrun, in one line, not by every PE with its stack trace. */
@@ -383,11 +398,7 @@ class OshrunTest {
     void aBadSettingIsOneLineOncePerJob() throws Exception {
         var pb = oshrun(job(4, "hello"));
         pb.environment().put("SHMEM_SYMMETRIC_SIZE", "garbage");
-        Run r = run(pb);
-        assertEquals(Oshrun.CONFIGURATION_ERROR, r.status(), r.err());
-        assertEquals("", r.out(), "no PE started");
-        assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.err().startsWith("oshrun: SHMEM_SYMMETRIC_SIZE='garbage'"), r.err());
+        assertTrue(refusedUpFront(pb).startsWith("oshrun: SHMEM_SYMMETRIC_SIZE='garbage'"));
     }
 
     @Test
