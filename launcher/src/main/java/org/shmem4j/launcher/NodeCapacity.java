@@ -46,7 +46,7 @@ final class NodeCapacity {
         long perPe = PE_JVM_BYTES + initialHeap(jvmOptions);
         if (memAvailable >= 0 && multiplyCapped(pes, perPe) > memAvailable) {
             return "oshrun: " + pes + " PEs cannot fit this machine's memory: each PE's JVM needs about " + size(perPe)
-                    + " (" + size(PE_JVM_BYTES) + (perPe > PE_JVM_BYTES ? " plus its -Xms" : "") + "), " + size(memAvailable)
+                    + (perPe > PE_JVM_BYTES ? " (" + size(PE_JVM_BYTES) + " plus its -Xms)" : "") + ", " + size(memAvailable)
                     + " is available (MemAvailable), room for " + memAvailable / perPe + " PEs";
         }
         if (shmFree >= 0 && multiplyCapped(pes, shmPerPe) > shmFree) {

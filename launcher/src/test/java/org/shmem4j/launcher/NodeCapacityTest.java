@@ -18,7 +18,7 @@ class NodeCapacityTest {
     void memoryCountsTheJvmAndItsInitialHeap() {
         assertNull(NodeCapacity.refusal(64, List.of(), 64 * NodeCapacity.PE_JVM_BYTES, MIB, SHM, GIB));
         String r = NodeCapacity.refusal(65, List.of(), 64 * NodeCapacity.PE_JVM_BYTES, MIB, SHM, GIB);
-        assertEquals("oshrun: 65 PEs cannot fit this machine's memory: each PE's JVM needs about 32 MiB (32 MiB),"
+        assertEquals("oshrun: 65 PEs cannot fit this machine's memory: each PE's JVM needs about 32 MiB,"
                 + " 2 GiB is available (MemAvailable), room for 64 PEs", r);
         // the last -Xms counts; -Xmx does not (committed only as the heap grows)
         String x = NodeCapacity.refusal(5, List.of("-Xms1g", "-Xmx64g", "-Xms480m"), 2 * GIB, MIB, SHM, GIB);

@@ -380,7 +380,7 @@ class OshrunTest {
     @Test
     void aJobBeyondTheMachinesMemoryIsRefusedUpFront() throws Exception {
         String err = refusedUpFront(oshrun(job(100_000, "hello")));
-        assertTrue(err.matches("oshrun: 100000 PEs cannot fit this machine's memory: each PE's JVM needs about 32 MiB .*"
+        assertTrue(err.matches("oshrun: 100000 PEs cannot fit this machine's memory: each PE's JVM needs about 32 MiB, .*"
                 + "is available \\(MemAvailable\\), room for \\d+ PEs\n"), err);
     }
 
