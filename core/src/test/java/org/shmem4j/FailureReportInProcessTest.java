@@ -48,4 +48,17 @@ class FailureReportInProcessTest {
         assertTrue(report.getMessage().startsWith("in-process job failed with status 1: " + PES + " PEs failed\n  "
                 + groups.get(0) + "\n  " + groups.get(1)), report.getMessage());
     }
+
+    /** A heap no PE can create: each PE's message names itself (every one used to name PE 0). */
+    @Test
+    void pesThatAllFailToCreateTheirHeapEachNameThemselves() {
+        InProcessJob.Result r = InProcessTestSupport.runWith(3, InProcessTestSupport.oneNodeEnv("SHMEM_SYMMETRIC_SIZE", "1T"), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                shmem.barrierAll();
+            }
+        });
+        assertEquals(3, r.failuresByPe().size(), r.failureGroups().toString());
+        r.failuresByPe().forEach((pe, e) -> assertTrue(e.getMessage().startsWith("shmem_init: PE " + pe
+                + " could not create its symmetric heap: "), pe + ": " + e));
+    }
 }

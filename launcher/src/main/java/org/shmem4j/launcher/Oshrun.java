@@ -41,6 +41,8 @@ import org.shmem4j.core.param.Params;
 public final class Oshrun {
     /** Exit status for a command line that cannot be run. */
     public static final int USAGE_ERROR = 2;
+    /** Exit status for a job refused before it started: a bad {@code SHMEM_*} setting, or PEs this machine cannot fit. */
+    public static final int CONFIGURATION_ERROR = 1;
     /** Exit status when {@code --timeout} expires (as timeout(1)). */
     public static final int TIMED_OUT = 124;
     /** Default of {@code SHMEM_BOOTSTRAP_TIMEOUT_S}. */
@@ -111,6 +113,26 @@ public final class Oshrun {
             log.println("oshrun: " + e.getMessage());
             return USAGE_ERROR;
         }
+        // The PEs inherit this environment: a bad SHMEM_* setting is said once here, not by every PE.
+        Parameters params;
+        try {
+            params = Parameters.from(System.getenv());
+        } catch (org.shmem4j.ShmemException e) {
+            log.println("oshrun: " + e.getMessage().replace("\n", "; "));
+            return CONFIGURATION_ERROR;
+        }
+        if (!underSlurm) { // under Slurm the PEs run on the allocation's nodes, which oshrun cannot see
+            int here = 0;
+            for (int rank = 0; rank < opts.pes(); rank++) {
+                here += starter.hostId(rank) != null ? 1 : 0;
+            }
+            String refusal = here == 0 ? null : NodeCapacity.refusal(here, opts.jvmOptions(),
+                    params.get(Params.SYMMETRIC_SIZE) + params.get(Params.RESERVED_SIZE), params.get(Params.SHM_DIR));
+            if (refusal != null) {
+                log.println(refusal + (here < opts.pes() ? " (of the job's " + opts.pes() + " PEs, those on this machine)" : ""));
+                return CONFIGURATION_ERROR;
+            }
+        }
 
         var random = new SecureRandom();
         byte[] secretBytes = new byte[16]; // 128 bits
@@ -161,7 +183,7 @@ public final class Oshrun {
         try (var rendezvous = new Rendezvous(secret, job, log, rendezvousAddress)) {
             rendezvous.start();
             var commands = new PeCommands(opts, starter, underSlurm);
-            if (Parameters.from(System.getenv(), List.of(Params.INFO)).get(Params.INFO)) {
+            if (params.get(Params.INFO)) {
                 commands.explain(log);
             }
             // Forwarded lines go through the launcher's own PrintStreams: each forwarded chunk of
@@ -184,8 +206,8 @@ public final class Oshrun {
                     job.started(rank, step, null);
                 }
                 // srun --label tags the lines itself (rank: line)
-                forwarders.add(forward(step.getInputStream(), stdout, -1, "stdout", false));
-                forwarders.add(forward(step.getErrorStream(), stderr, -1, "stderr", false));
+                forwarders.add(forward(step.getInputStream(), stdout, -1, "stdout", false, job::isEnding));
+                forwarders.add(forward(step.getErrorStream(), stderr, -1, "stderr", false, job::isEnding));
             }
             for (int rank = 0; !underSlurm && rank < opts.pes() && !job.isEnding(); rank++) { // a PE that died early ends the starts
                 var env = new HashMap<>(jobEnv);
@@ -205,8 +227,8 @@ public final class Oshrun {
                     break;
                 }
                 job.started(rank, p, starter.host(rank));
-                forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput()));
-                forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput()));
+                forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput(), job::isEnding));
+                forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput(), job::isEnding));
             }
             int started = underSlurm ? opts.pes() : forwarders.size() / 2;
             if (started < opts.pes()) {
@@ -220,7 +242,7 @@ public final class Oshrun {
             }
 
             int status = job.outcome().join();
-            if (Parameters.from(System.getenv(), List.of(Params.INFO)).get(Params.INFO)) {
+            if (params.get(Params.INFO)) {
                 job.tally().report().forEach(log::println);
             }
             waitForExits(job, EXIT_WAIT_MS);
@@ -260,8 +282,9 @@ public final class Oshrun {
         return 0;
     }
 
-    private static Thread forward(java.io.InputStream in, OutputStream sink, int rank, String kind, boolean tag) {
-        return new OutputForwarder(in, sink, rank, kind, tag).start("oshrun-" + kind + "-" + rank);
+    private static Thread forward(java.io.InputStream in, OutputStream sink, int rank, String kind, boolean tag,
+            java.util.function.BooleanSupplier ending) {
+        return new OutputForwarder(in, sink, rank, kind, tag, ending).start("oshrun-" + kind + "-" + rank);
     }
 
     /**

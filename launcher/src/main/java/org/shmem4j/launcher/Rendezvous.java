@@ -14,9 +14,7 @@ import java.security.MessageDigest;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.shmem4j.bootstrap.launcher.Wire;
 
@@ -28,13 +26,18 @@ import org.shmem4j.bootstrap.launcher.Wire;
  * <p>Until a connection has proved the secret it costs the launcher little, whoever opens it: its
  * frames may not exceed {@link Wire#MAX_HELLO_BYTES}, the whole handshake has one deadline (a
  * peer trickling bytes cannot extend it), and at most {@link #MAX_UNAUTHENTICATED} such
- * connections are served at once; more are closed at once.
+ * connections are served at once. A new connection beyond that sheds the oldest handshake, not
+ * itself: a PE sends its HELLO as soon as it is connected, so under a flood of idle connections
+ * the newest are the likeliest to be the job's. A PE whose connection is shed anyway learns it
+ * (no WELCOME came) and connects again, so no local client can keep the job's PEs out.
  */
 final class Rendezvous implements AutoCloseable {
     /** A PE has this long after connecting to complete its HELLO. */
     private static final int HELLO_TIMEOUT_MS = 10_000;
     /** Connections still in their handshake, at most (a job's PEs connect once each, spread over time). */
     static final int MAX_UNAUTHENTICATED = 64;
+    /** Rejections before the secret that are logged one by one; after them every 1000th. */
+    private static final int LOGGED_REJECTS = 10;
 
     /** The launcher's end of one PE connection. */
     static final class Connection {
@@ -67,14 +70,25 @@ final class Rendezvous implements AutoCloseable {
         }
     }
 
+    private static final byte[] WELCOME;
+
+    static {
+        try {
+            WELCOME = Wire.encode(new Wire.Welcome());
+        } catch (Wire.ProtocolException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private final ServerSocket server;
     private final byte[] secret;
     private final Job job;
     private final PrintStream log;
-    private final Semaphore handshakes = new Semaphore(MAX_UNAUTHENTICATED);
+    /** Connections in their handshake, oldest first. Guarded by itself. */
+    private final java.util.ArrayDeque<Handshake> handshakes = new java.util.ArrayDeque<>();
     private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("oshrun-handshake-deadline").factory());
-    private final AtomicLong turnedAway = new AtomicLong();
+    private final AtomicLong shed = new AtomicLong(), unauthenticatedRejects = new AtomicLong();
     private final int helloTimeoutMs;
 
     /** Binds an ephemeral port on {@code address} (loopback for a job on this machine). */
@@ -111,21 +125,43 @@ final class Rendezvous implements AutoCloseable {
         }
     }
 
+    /** One connection before its HELLO was judged; {@link #closedBecause} says why it was cut short. */
+    private static final class Handshake {
+        final Socket socket;
+        volatile String closedBecause; // set before the close, so the reader's failure knows why
+
+        Handshake(Socket socket) {
+            this.socket = socket;
+        }
+
+        void close(String because) {
+            closedBecause = because;
+            closeQuietly(socket);
+        }
+    }
+
     private void acceptLoop() {
         while (!server.isClosed()) {
             try {
                 Socket s = server.accept();
-                if (!handshakes.tryAcquire()) {
-                    // Log the first, then every 1000th: a flood must not flood the job's stderr too.
-                    long n = turnedAway.incrementAndGet();
-                    if (n == 1 || n % 1000 == 0) {
-                        log.println("oshrun: " + MAX_UNAUTHENTICATED + " rendezvous connections are already in their"
-                                + " handshake; closed a new one from " + s.getRemoteSocketAddress() + " (" + n + " so far)");
+                var h = new Handshake(s);
+                Handshake oldest = null;
+                synchronized (handshakes) {
+                    if (handshakes.size() >= MAX_UNAUTHENTICATED) {
+                        oldest = handshakes.pollFirst();
                     }
-                    closeQuietly(s);
-                    continue;
+                    handshakes.addLast(h);
                 }
-                Thread.ofPlatform().daemon().name("oshrun-conn").stackSize(256 << 10).start(() -> serve(s));
+                if (oldest != null) {
+                    // Log the first, then every 1000th: a flood must not flood the job's stderr too.
+                    long n = shed.incrementAndGet();
+                    if (n == 1 || n % 1000 == 0) {
+                        log.println("oshrun: " + MAX_UNAUTHENTICATED + " rendezvous connections are in their handshake;"
+                                + " closed the oldest, from " + oldest.socket.getRemoteSocketAddress() + " (" + n + " so far)");
+                    }
+                    oldest.close("shed");
+                }
+                Thread.ofPlatform().daemon().name("oshrun-conn").stackSize(256 << 10).start(() -> serve(h));
             } catch (IOException e) {
                 if (!server.isClosed()) {
                     log.println("oshrun: rendezvous accept failed: " + e.getMessage());
@@ -134,51 +170,68 @@ final class Rendezvous implements AutoCloseable {
         }
     }
 
-    private void serve(Socket s) {
+    /** Ends {@code h}'s handshake; false if it had been cut short already (shed, or its deadline). */
+    private boolean finishHandshake(Handshake h) {
+        synchronized (handshakes) {
+            return handshakes.remove(h) && h.closedBecause == null;
+        }
+    }
+
+    private void serve(Handshake h) {
+        Socket s = h.socket;
         String peer = String.valueOf(s.getRemoteSocketAddress());
         Connection c;
         DataInputStream in;
         Wire.Hello hello;
         // One deadline for the whole handshake: closing the socket ends the read wherever it is.
-        AtomicBoolean expired = new AtomicBoolean();
+        String late = "no HELLO within " + helloTimeoutMs + " ms";
         ScheduledFuture<?> deadline = deadlines.schedule(() -> {
-            expired.set(true); // before the close: the reader's failure must know why
-            closeQuietly(s);
+            synchronized (handshakes) { // not once the HELLO has been taken
+                if (handshakes.remove(h)) {
+                    h.close(late);
+                }
+            }
         }, helloTimeoutMs, TimeUnit.MILLISECONDS);
         try {
             s.setTcpNoDelay(true);
             c = new Connection(s);
             in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
             Wire.Message first = Wire.read(in, Wire.MAX_HELLO_BYTES);
-            if (!(first instanceof Wire.Hello h)) {
-                reject(s, null, peer, first == null ? "closed before HELLO" : "first frame is not HELLO");
+            if (!finishHandshake(h)) {
+                throw new IOException("cut short");
+            }
+            if (!(first instanceof Wire.Hello hh)) {
+                reject(s, null, peer, first == null ? "closed before HELLO" : "first frame is not HELLO", false);
                 return;
             }
-            hello = h;
+            hello = hh;
         } catch (IOException e) {
-            reject(s, null, peer, expired.get() ? "no HELLO within " + helloTimeoutMs + " ms" : e.getMessage());
+            finishHandshake(h);
+            String why = h.closedBecause;
+            if (!"shed".equals(why)) { // shed ones are counted in acceptLoop's log
+                reject(s, null, peer, why != null ? why : e.getMessage(), false);
+            }
+            closeQuietly(s);
             return;
         } finally {
             deadline.cancel(false);
-            handshakes.release();
-        }
-        if (expired.get()) { // the deadline fired just as the HELLO arrived
-            reject(s, null, peer, "no HELLO within " + helloTimeoutMs + " ms");
-            return;
         }
         String why;
+        boolean provedSecret = false;
         if (hello.magic() != Wire.MAGIC || hello.version() != Wire.VERSION) {
             why = "protocol version " + hello.version() + " is not " + Wire.VERSION;
         } else if (!MessageDigest.isEqual(secret, hello.secret().getBytes(StandardCharsets.UTF_8))) { // constant time
             why = "wrong job secret";
         } else {
+            provedSecret = true;
             why = job.accept(hello.rank(), hello.pid(), hello.host(), c);
         }
         if (why != null) {
-            reject(s, c, peer, why + " (claimed rank " + hello.rank() + ", pid " + hello.pid() + ")");
+            reject(s, c, peer, why + " (claimed rank " + hello.rank() + ", pid " + hello.pid() + ")", provedSecret);
             return;
         }
         int rank = hello.rank();
+        c.sendFrame(WELCOME); // a failure shows as the connection's end below
         try {
             while (true) {
                 Wire.Message m = Wire.read(in);
@@ -211,8 +264,15 @@ final class Rendezvous implements AutoCloseable {
         }
     }
 
-    private void reject(Socket s, Connection c, String peer, String why) {
-        log.println("oshrun: rejected a rendezvous connection from " + peer + ": " + why);
+    /** Logs and closes a connection, telling it {@code why} over {@code c} if not null. */
+    private void reject(Socket s, Connection c, String peer, String why, boolean provedSecret) {
+        // Before the secret anyone may connect: log the first few, then every 1000th, so a flood of
+        // junk does not flood the job's stderr. Rejections of the secret's holders are all logged.
+        long n = provedSecret ? 0 : unauthenticatedRejects.incrementAndGet();
+        if (n <= LOGGED_REJECTS || n % 1000 == 0) {
+            log.println("oshrun: rejected a rendezvous connection from " + peer + ": " + why
+                    + (n == LOGGED_REJECTS ? " (further ones are counted, every 1000th logged)" : n > LOGGED_REJECTS ? " (" + n + " so far)" : ""));
+        }
         if (c != null) {
             try {
                 c.sendFrame(Wire.encode(new Wire.Abort("oshrun rejected this connection: " + why)));

@@ -51,7 +51,7 @@ class OshrunTest {
 
     private static final String PE_CP = location(TestPe.class);
 
-    private static ProcessBuilder oshrun(List<String> args) {
+    static ProcessBuilder oshrun(List<String> args) {
         var cmd = new ArrayList<>(List.of(Oshrun.javaExecutable(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", location(Oshrun.class) + java.io.File.pathSeparator + location(Bootstrap.class),
                 Oshrun.class.getName()));
@@ -59,7 +59,7 @@ class OshrunTest {
         return new ProcessBuilder(cmd);
     }
 
-    private static List<String> job(int n, String... modeArgs) {
+    static List<String> job(int n, String... modeArgs) {
         var a = new ArrayList<>(List.of("-n", Integer.toString(n), "--oversubscribe", "-cp", PE_CP, TestPe.class.getName()));
         a.addAll(List.of(modeArgs));
         return a;
@@ -70,7 +70,7 @@ class OshrunTest {
     }
 
     // Output goes to files: reading a pipe while Process reaps the child can fail with "Stream closed".
-    private static Run run(ProcessBuilder pb) throws Exception {
+    static Run run(ProcessBuilder pb) throws Exception {
         Path out = Files.createTempFile("oshrun-out", ".txt"), err = Files.createTempFile("oshrun-err", ".txt");
         try {
             pb.redirectOutput(out.toFile()).redirectError(err.toFile());
@@ -97,7 +97,7 @@ class OshrunTest {
     }
 
     /** PE lines of the output, by rank. */
-    private static Matcher[] peLines(String out, int n) {
+    static Matcher[] peLines(String out, int n) {
         var byRank = new Matcher[n];
         for (String line : out.split("\n")) {
             Matcher m = PE_LINE.matcher(line);
@@ -108,7 +108,7 @@ class OshrunTest {
         return byRank;
     }
 
-    private static String expectedGather(int n) {
+    static String expectedGather(int n) {
         var s = new ArrayList<String>();
         for (int i = 0; i < n; i++) {
             s.add("r" + i);
@@ -199,6 +199,17 @@ class OshrunTest {
             assertGone(Long.parseLong(lines[rank].group(3)));
         }
         System.out.printf("[timing] exit3 job end to end: %d ms%n", r.millis());
+    }
+
+    /** oshrun's message never continues a PE's unfinished line. */
+    @Test
+    void aPesPartialLineEndsBeforeOshrunsMessage() throws Exception {
+        Run r = run(job(2, "partialThenExit3", "1"));
+        assertEquals(3, r.status(), r.err());
+        assertTrue(r.err().contains("\nPE 1: half a line\n") || r.err().startsWith("PE 1: half a line\n"), r.err());
+        for (String line : r.err().split("\n")) {
+            assertTrue(!line.contains("oshrun:") || line.startsWith("oshrun:"), "a merged line: " + line);
+        }
     }
 
     @Test
@@ -354,6 +365,40 @@ class OshrunTest {
             assertTrue(((Wire.Abort) m).reason().contains(why), ((Wire.Abort) m).reason());
             assertNull(Wire.read(in), "connection closed after the ABORT");
         }
+    }
+
+    /** Runs a job that oshrun must refuse before any PE starts, in one line; returns that line. */
+    private static String refusedUpFront(ProcessBuilder pb) throws Exception {
+        Run r = run(pb);
+        assertEquals(Oshrun.CONFIGURATION_ERROR, r.status(), r.err());
+        assertEquals("", r.out(), "no PE started");
+        assertEquals(1, r.err().lines().count(), r.err());
+        return r.err();
+    }
+
+    /** A job this machine cannot hold is refused before any PE starts, in one line naming the limit. */
+    @Test
+    void aJobBeyondTheMachinesMemoryIsRefusedUpFront() throws Exception {
+        String err = refusedUpFront(oshrun(job(100_000, "hello")));
+        assertTrue(err.matches("oshrun: 100000 PEs cannot fit this machine's memory: each PE's JVM needs about 32 MiB, .*"
+                + "is available \\(MemAvailable\\), room for \\d+ PEs\n"), err);
+    }
+
+    @Test
+    void aJobBeyondTheSharedMemoryIsRefusedUpFront() throws Exception {
+        var pb = oshrun(job(4, "hello"));
+        pb.environment().put("SHMEM_SYMMETRIC_SIZE", "1T");
+        String err = refusedUpFront(pb);
+        assertTrue(err.matches("oshrun: 4 PEs cannot fit \\S+ \\(SHMEM_SHM_DIR\\): each PE's heap file needs 1 TiB "
+                + "\\(SHMEM_SYMMETRIC_SIZE \\+ SHMEM_RESERVED_SIZE\\), .* is free, room for \\d+ PEs\n"), err);
+    }
+
+    /** A bad SHMEM_* setting is said once by oshrun, in one line, not by every PE with its stack trace. */
+    @Test
+    void aBadSettingIsOneLineOncePerJob() throws Exception {
+        var pb = oshrun(job(4, "hello"));
+        pb.environment().put("SHMEM_SYMMETRIC_SIZE", "garbage");
+        assertTrue(refusedUpFront(pb).startsWith("oshrun: SHMEM_SYMMETRIC_SIZE='garbage'"));
     }
 
     @Test

@@ -63,6 +63,14 @@ public final class TestPe {
                 }
                 Thread.sleep(Long.MAX_VALUE);
             }
+            case "partialThenExit3" -> { // rank target ends mid-line, as a PE killed while printing
+                if (b.rank() == target) {
+                    System.err.print("PE " + target + ": half a line");
+                    System.err.flush();
+                    Runtime.getRuntime().halt(3);
+                }
+                Thread.sleep(Long.MAX_VALUE);
+            }
             case "global7" -> {
                 if (b.rank() == target) {
                     b.globalExit(7);

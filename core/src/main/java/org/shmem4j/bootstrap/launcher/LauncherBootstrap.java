@@ -86,6 +86,9 @@ public final class LauncherBootstrap extends JobMember {
     /**
      * Opens a new connection to the launcher described by {@code env}. A process should hold only
      * one (the launcher rejects a second HELLO for the same rank); use {@link #processInstance}.
+     * The PE is in once the launcher answers its HELLO with WELCOME; a connection the launcher
+     * closes before answering (it sheds handshakes when flooded) is opened again, until
+     * {@code SHMEM_BOOTSTRAP_TIMEOUT_S}.
      *
      * @throws ShmemException naming the variable at fault, or the unreachable rendezvous
      */
@@ -119,25 +122,84 @@ public final class LauncherBootstrap extends JobMember {
             host = host.substring(1, host.length() - 1);
         }
         int patienceS = Parameters.from(env, List.of(Params.BOOTSTRAP_TIMEOUT_S)).get(Params.BOOTSTRAP_TIMEOUT_S);
-        Socket socket = null;
-        try {
-            socket = connectWithin(new InetSocketAddress(host, port), System.nanoTime() + patienceS * 1_000_000_000L);
-            var b = new LauncherBootstrap(rank, size, jobId, hostId, nodeId, rendezvous, socket);
-            b.send(new Wire.Hello(secret, rank, ProcessHandle.current().pid(), LaunchEnv.kernelHostName()));
-            var in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-            Thread.ofPlatform().daemon().name("shmem4j-launcher-reader").stackSize(256 << 10)
-                    .start(() -> b.readLoop(in));
-            return b;
-        } catch (IOException e) {
+        long deadline = System.nanoTime() + patienceS * 1_000_000_000L;
+        var address = new InetSocketAddress(host, port);
+        var hello = new Wire.Hello(secret, rank, ProcessHandle.current().pid(), LaunchEnv.kernelHostName());
+        for (int attempt = 1; ; attempt++) {
+            Socket socket;
             try {
-                if (socket != null) {
-                    socket.close();
-                }
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
+                socket = connectWithin(address, deadline);
+            } catch (IOException e) {
+                throw unreachable(rendezvous, e);
             }
-            throw new ShmemException("shmem4j: cannot reach the launcher's rendezvous at " + rendezvous
-                    + " (" + LaunchEnv.RENDEZVOUS + "): " + e.getMessage(), e);
+            try {
+                var b = new LauncherBootstrap(rank, size, jobId, hostId, nodeId, rendezvous, socket);
+                Wire.write(b.out, hello); // nobody else has b yet
+                var in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+                Wire.Message answer = awaitAnswer(socket, in, deadline);
+                if (answer instanceof Wire.Welcome) {
+                    Thread.ofPlatform().daemon().name("shmem4j-launcher-reader").stackSize(256 << 10)
+                            .start(() -> b.readLoop(in));
+                    return b;
+                } else if (answer instanceof Wire.Abort a) { // rejected, or the job is ending: as a later ABORT
+                    b.abort(a.reason()); // halts the process
+                } else if (answer != null) {
+                    throw new Wire.ProtocolException("unexpected " + answer.getClass().getSimpleName() + " from the launcher");
+                }
+                socket.close(); // closed before an answer: shed in a flood of handshakes, never part of the job
+            } catch (SocketTimeoutException | Wire.ProtocolException e) {
+                closeQuietly(socket, e);
+                throw unreachable(rendezvous, e);
+            } catch (IOException e) {
+                closeQuietly(socket, e); // reset during the handshake: as a close
+            }
+            if (deadline - System.nanoTime() <= 0) {
+                throw new ShmemException("shmem4j: PE " + rank + " was not admitted by the launcher's rendezvous at "
+                        + rendezvous + " (" + LaunchEnv.RENDEZVOUS + ") within " + patienceS + " s: it closed all "
+                        + attempt + " connections before answering the HELLO");
+            }
+            pauseBeforeRetry(attempt);
+        }
+    }
+
+    private static ShmemException unreachable(String rendezvous, IOException e) {
+        return new ShmemException("shmem4j: cannot reach the launcher's rendezvous at " + rendezvous
+                + " (" + LaunchEnv.RENDEZVOUS + "): " + e.getMessage(), e);
+    }
+
+    /**
+     * The launcher's first frame after the HELLO (WELCOME or ABORT), null if it closed the
+     * connection first; waits until {@code deadline} at most (then {@link SocketTimeoutException}).
+     */
+    private static Wire.Message awaitAnswer(Socket socket, DataInputStream in, long deadline) throws IOException {
+        long leftMs = (deadline - System.nanoTime()) / 1_000_000;
+        if (leftMs <= 0) {
+            throw new SocketTimeoutException("no answer to its HELLO in time");
+        }
+        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, leftMs));
+        Wire.Message m = Wire.read(in);
+        socket.setSoTimeout(0);
+        return m;
+    }
+
+    /** A short, growing, jittered pause (10 ms to about 0.3 s) before connecting again. */
+    private static void pauseBeforeRetry(int attempt) {
+        long ms = Math.min(200, 10L << Math.min(attempt, 5));
+        try {
+            Thread.sleep(ms + java.util.concurrent.ThreadLocalRandom.current().nextLong(ms / 2 + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShmemException("shmem4j: interrupted while connecting to the launcher", e);
+        }
+    }
+
+    private static void closeQuietly(Socket socket, Exception cause) {
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException suppressed) {
+                cause.addSuppressed(suppressed);
+            }
         }
     }
 

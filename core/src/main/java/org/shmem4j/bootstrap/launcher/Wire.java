@@ -25,7 +25,13 @@ import java.nio.charset.StandardCharsets;
  * PUBLISH          8  key:string blob:bytes  (kept for LOOKUPs of this PE)      PE -> launcher
  * LOOKUP           9  id:i64 peer:i32 key:string  (answered once peer published) PE -> launcher
  * LOOKUP_RESULT   10  id:i64 blob:bytes                                      launcher -> PE
+ * WELCOME         11  (empty)   (the HELLO was accepted: the PE is in the job)  launcher -> PE
  * </pre>
+ *
+ * A PE sends nothing after its HELLO until the launcher's first frame: WELCOME (it is in), or
+ * ABORT (it was rejected, or the job is ending). A connection closed before either was never part
+ * of the job (the launcher sheds handshakes under a flood, see oshrun's Rendezvous), so the PE
+ * connects again.
  *
  * All integers are big-endian ({@link DataOutputStream}). A PE's all-gather sequence numbers
  * start at 0 and grow by one per call for the life of its process (across re-initialisation).
@@ -43,10 +49,10 @@ public final class Wire {
     /** First field of HELLO, "SHJ4": rejects strangers that happen to connect. */
     public static final int MAGIC = 0x53484A34;
     /** Protocol version carried in HELLO. */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6, PEER_LOST = 7, PUBLISH = 8,
-            LOOKUP = 9, LOOKUP_RESULT = 10;
+            LOOKUP = 9, LOOKUP_RESULT = 10, WELCOME = 11;
 
     private Wire() {}
 
@@ -168,6 +174,14 @@ public final class Wire {
         }
     }
 
+    /** The launcher accepted the PE's HELLO: its connection is the PE's for the life of the job. */
+    public record Welcome() implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(WELCOME);
+        }
+    }
+
     /** The launcher is tearing the job down for {@code reason}. */
     public record Abort(String reason) implements Message {
         @Override
@@ -269,6 +283,7 @@ public final class Wire {
                 case PUBLISH -> new Publish(readString(d, body.length), readBytes(d, body.length));
                 case LOOKUP -> new Lookup(d.readLong(), d.readInt(), readString(d, body.length));
                 case LOOKUP_RESULT -> new LookupResult(d.readLong(), readBytes(d, body.length));
+                case WELCOME -> new Welcome();
                 default -> throw new ProtocolException("shmem4j wire: unknown frame type " + body[0]);
             };
             if (d.available() != 0) {

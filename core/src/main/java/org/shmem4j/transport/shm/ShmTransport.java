@@ -76,6 +76,9 @@ public final class ShmTransport implements Transport {
         // joined after the exchange: every PE of the job has left the previous init's share by then
         ShmTransport shm = new ShmTransport(table.join(), new MemorySegment[nodeIds.length]);
         try {
+            if (failure != null) { // its own failure first: PEs that all failed each name themselves
+                throw new ShmemException("shmem_init: PE " + rank + " could not create its symmetric heap: " + failure);
+            }
             for (int pe = 0; pe < paths.length; pe++) {
                 String entry = new String(paths[pe], StandardCharsets.UTF_8);
                 if (entry.startsWith("error:")) {
