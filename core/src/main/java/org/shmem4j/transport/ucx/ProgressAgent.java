@@ -28,8 +28,38 @@ final class ProgressAgent {
     /** How long after a waiting thread's last progress call the agent leaves the workers to it. */
     private static final long WAITER_ACTIVE_NANOS = 1_000_000;
 
-    /** A worker, the lock that serializes its use, when its owner last used it, and its event fd. */
-    private record Watched(MemorySegment worker, Lock lock, LongSupplier lastUse, int fd) {}
+    /**
+     * A worker, the lock that serializes its use, its owner's count of uses (null: none), and its
+     * event fd; what the agent last saw of the count, and when it saw it change.
+     */
+    private static final class Watched {
+        final MemorySegment worker;
+        final Lock lock;
+        final LongSupplier uses;
+        final int fd;
+        private long seenUses = Long.MIN_VALUE, changedAt;
+
+        Watched(MemorySegment worker, Lock lock, LongSupplier uses, int fd) {
+            this.worker = worker;
+            this.lock = lock;
+            this.uses = uses;
+            this.fd = fd;
+        }
+
+        /** Whether its owner used it since the agent's last look, or within the last millisecond it knows of (agent thread only). */
+        boolean inUse(long now) {
+            if (uses == null) {
+                return false;
+            }
+            long u = uses.getAsLong();
+            if (u != seenUses) {
+                seenUses = u;
+                changedAt = now;
+                return true;
+            }
+            return now - changedAt < WAITER_ACTIVE_NANOS;
+        }
+    }
 
     private final Ucx.Library ucx;
     private final MemorySegment home;
@@ -69,15 +99,16 @@ final class ProgressAgent {
 
     /**
      * Progresses {@code worker} too, trying {@code lock} around every use (a busy worker is
-     * skipped), and leaving it to its owner while {@code lastUse} (a {@link System#nanoTime}) is
-     * recent: a thread issuing operations progresses the worker with each of them, and an agent
-     * taking its lock between them only makes it wait. A null {@code lastUse}: never left to an owner.
+     * skipped), and leaving it to its owner while {@code uses} (a count its owner raises with each
+     * operation; a clock would cost each of them tens of nanoseconds) moves: a thread issuing
+     * operations progresses the worker with each of them, and an agent taking its lock between them
+     * only makes it wait. A null {@code uses}: never left to an owner.
      */
-    void watch(MemorySegment worker, Lock lock, LongSupplier lastUse) {
+    void watch(MemorySegment worker, Lock lock, LongSupplier uses) {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment fdP = a.allocate(JAVA_INT);
             ucx.check((int) ucx.workerGetEfd.invokeExact(worker, fdP), "ucp_worker_get_efd");
-            watched.add(new Watched(worker, lock, lastUse, fdP.get(JAVA_INT, 0)));
+            watched.add(new Watched(worker, lock, uses, fdP.get(JAVA_INT, 0)));
         } catch (RuntimeException e) {
             throw e;
         } catch (Throwable t) {
@@ -90,7 +121,7 @@ final class ProgressAgent {
     void unwatch(MemorySegment worker, Lock lock) {
         lock.lock(); // the agent uses a locked worker only while holding its lock
         try {
-            watched.removeIf(w -> w.worker().equals(worker));
+            watched.removeIf(w -> w.worker.equals(worker));
         } finally {
             lock.unlock();
         }
@@ -131,7 +162,7 @@ final class ProgressAgent {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment pollfds = a.allocate(8L * 64, 4);
             while (!stopping) {
-                boolean batchesLeft = sendAgedBatches.getAsBoolean();
+                boolean batchesLeft = sendAged();
                 long t = System.nanoTime();
                 long sinceWaiter = t - lastWaiterProgress;
                 if (sinceWaiter < WAITER_ACTIVE_NANOS) {
@@ -139,11 +170,11 @@ final class ProgressAgent {
                     // channels' workers may still hold data they accepted, which only a progress
                     // call sends: the agent keeps those moving (spec 4.1), a pass per nap, which
                     // is enough for liveness and leaves the core to the waiter.
-                    progressAll(watched.stream().filter(w -> w.lastUse() != null && !inUse(w, t)).toList());
+                    progressAll(watched.stream().filter(w -> w.uses != null && !w.inUse(t)).toList());
                     LockSupport.parkNanos(WAITER_ACTIVE_NANOS - sinceWaiter);
                     continue;
                 }
-                List<Watched> now = watched.stream().filter(w -> !inUse(w, t)).toList();
+                List<Watched> now = watched.stream().filter(w -> !w.inUse(t)).toList();
                 if (progressAll(now) || batchesLeft) {
                     served++;
                     continue;
@@ -165,21 +196,29 @@ final class ProgressAgent {
         }
     }
 
-    private static boolean inUse(Watched w, long now) {
-        return w.lastUse() != null && now - w.lastUse().getAsLong() < WAITER_ACTIVE_NANOS;
+    /**
+     * Sends the aged session batches. A send that fails (a peer gone) was reported to the job by
+     * the channel, and the channel's next operation or quiet meets the failure: the agent goes on.
+     */
+    private boolean sendAged() {
+        try {
+            return sendAgedBatches.getAsBoolean();
+        } catch (RuntimeException failed) {
+            return false;
+        }
     }
 
     /** One progress call on every worker whose lock is free; true if any made progress. */
     private boolean progressAll(List<Watched> workers) throws Throwable {
         boolean any = false;
         for (Watched w : workers) {
-            if (w.lock().tryLock()) {
+            if (w.lock.tryLock()) {
                 try {
                     if (watched.contains(w)) {
-                        any |= (int) ucx.workerProgress.invokeExact(w.worker()) != 0;
+                        any |= (int) ucx.workerProgress.invokeExact(w.worker) != 0;
                     }
                 } finally {
-                    w.lock().unlock();
+                    w.lock.unlock();
                 }
             }
         }
@@ -194,14 +233,14 @@ final class ProgressAgent {
         int armed = 0;
         for (Watched w : workers) {
             int status;
-            if (w.lock().tryLock()) {
+            if (w.lock.tryLock()) {
                 try {
                     if (!watched.contains(w)) {
                         continue;
                     }
-                    status = (int) ucx.workerArm.invokeExact(w.worker());
+                    status = (int) ucx.workerArm.invokeExact(w.worker);
                 } finally {
-                    w.lock().unlock();
+                    w.lock.unlock();
                 }
             } else {
                 continue;
@@ -210,7 +249,7 @@ final class ProgressAgent {
                 return -1;
             }
             ucx.check(status, "ucp_worker_arm");
-            pollfds.set(JAVA_INT, 8L * armed, w.fd()); // struct pollfd { int fd; short events, revents; }
+            pollfds.set(JAVA_INT, 8L * armed, w.fd); // struct pollfd { int fd; short events, revents; }
             pollfds.set(JAVA_SHORT, 8L * armed + 4, POLLIN);
             pollfds.set(JAVA_SHORT, 8L * armed + 6, (short) 0);
             armed++;

@@ -45,8 +45,17 @@ final class UcxChannel implements Channel {
     private static final int LIVENESS_ROUNDS = 256;
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** When an operation last took the lock ({@link System#nanoTime}); the agent leaves the worker to it meanwhile. */
-    private volatile long lastUse = System.nanoTime();
+    /** Operations that took the lock, counted: the agent leaves the worker to them while it moves. */
+    private long uses;
+    private static final java.lang.invoke.VarHandle USES;
+
+    static {
+        try {
+            USES = java.lang.invoke.MethodHandles.lookup().findVarHandle(UcxChannel.class, "uses", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private final Arena arena = Arena.ofShared();
     /** Request parameters for plain transfers (all defaults) and for atomics (datatype and reply buffer set). */
     private final MemorySegment plainParam, atomicParam, closeParam;
@@ -93,7 +102,7 @@ final class UcxChannel implements Channel {
         this.bounce = arena.allocate(4096, 64);
         this.signals = new Signals(as);
         this.putsAsMessages = transport.targetCpuCarriesRma();
-        transport.agent().watch(worker, lock, () -> lastUse);
+        transport.agent().watch(worker, lock, () -> (long) USES.getOpaque(this));
     }
 
     // ------------------------------------------------------------------ endpoints
@@ -737,7 +746,7 @@ final class UcxChannel implements Channel {
      */
     private long locked(String what, int pe, Step step) {
         lock.lock();
-        lastUse = System.nanoTime();
+        USES.setOpaque(this, uses + 1); // opaque: the agent sees it move, and it costs no fence
         try {
             if (closed) { // its worker, endpoints and memory are gone: a context destroyed meanwhile
                 throw new IllegalStateException(what + ": the UCX channel is closed");
