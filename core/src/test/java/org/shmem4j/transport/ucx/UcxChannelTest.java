@@ -465,6 +465,52 @@ class UcxChannelTest extends ChannelContract {
     }
 
     /**
+     * A loop of non-blocking puts and puts with signal sent as messages, with no quiet, stages
+     * nothing (each used to stage its header, and a heap source its data, until the next quiet:
+     * memory without bound); in a batching session the same loop sends a message per batch, not
+     * per operation, and quiet delivers everything.
+     */
+    @Test
+    @Timeout(120)
+    void nbiMessagesStageNothingAndASessionBatchesThem() throws Exception {
+        UcxAvailable.requireUcx("the UCX channel's messages and batches");
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
+            UcxTransport[] t = openAll(regions);
+            try {
+                UcxChannel c = (UcxChannel) t[0].openChannel(ChannelMode.PRIVATE);
+                int n = 5_000;
+                MemorySegment word = arena.allocate(8, 8);
+                for (int i = 0; i < n; i++) {
+                    c.putNbi(1, 8L * (i % 512), word); // native: staged by no route, RMA or message
+                    c.putSignal(1, 4096 + 8L * (i % 512), MemorySegment.ofArray(new long[] {i}), 8192, 1, true, true);
+                }
+                assertEquals(0, c.stagedBytes(), "bytes staged by " + n + " nbi messages before quiet");
+                c.quiet();
+                assertEquals(n, regions[1].get(ValueLayout.JAVA_LONG, 8192));
+                long before = c.messagesSent(1);
+                c.startBatching(new org.shmem4j.transport.Batches.Limits(8192, 1 << 20, Long.MAX_VALUE), Long.MAX_VALUE);
+                for (int i = 0; i < n; i++) {
+                    c.atomic(AtomicOp.ADD, 8, 1, 16384, 1);
+                    c.put(1, 16392 + 8L * (i % 512), MemorySegment.ofArray(new long[] {i}));
+                }
+                var batched = c.stopBatching();
+                c.quiet();
+                assertEquals(2L * n, batched.ops());
+                long messages = c.messagesSent(1) - before;
+                assertEquals(batched.batches(), messages, "one message per batch");
+                assertTrue(messages <= 2L * n * 16 / (8192 - 48) + 2, messages + " messages for " + 2 * n + " operations");
+                assertEquals(n, regions[1].get(ValueLayout.JAVA_LONG, 16384));
+                assertEquals(n - 1, regions[1].get(ValueLayout.JAVA_LONG, 16392 + 8L * ((n - 1) % 512)));
+                c.close();
+            } finally {
+                t[0].close();
+                t[1].close();
+            }
+        }
+    }
+
+    /**
      * The target applies a sending channel's messages in the order sent, whatever order they
      * arrive in: one that arrives early waits for those before it (UCX promises no order, and the
      * collectives read a later flag stamp as "the earlier steps' data arrived").
