@@ -153,6 +153,7 @@ public final class Oshrun {
         });
         timer.setRemoveOnCancelPolicy(true);
         var job = new Job(opts.pes(), jobId, shmDir, log, timer, underSlurm);
+        var stopped = new StoppedPeWatch(job, log, opts.stoppedTimeout());
         // The job's files on the other hosts, once (the shutdown hook runs after a normal end too).
         var cleanedElsewhere = new java.util.concurrent.atomic.AtomicBoolean();
         String shmPrefix = LaunchEnv.shmFilePrefix(jobId);
@@ -227,6 +228,9 @@ public final class Oshrun {
                     break;
                 }
                 job.started(rank, p, starter.host(rank));
+                if (host != null) { // on this machine: its state can be read
+                    stopped.watch(rank, p.pid(), host);
+                }
                 forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput(), job::isEnding));
                 forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput(), job::isEnding));
             }
@@ -235,9 +239,10 @@ public final class Oshrun {
                 log.println("oshrun: PEs " + started + ".." + (opts.pes() - 1) + " were not started: the job had ended");
             }
             job.armBootstrapTimer(bootstrapTimeout);
+            stopped.start(timer);
             if (opts.timeout() != null) {
                 long ms = opts.timeout().toMillis();
-                timer.schedule(() -> job.end(TIMED_OUT, "oshrun: the job ran longer than --timeout " + ms / 1000.0
+                timer.schedule(() -> job.end(TIMED_OUT, "oshrun: the job ran longer than --timeout " + LaunchOptions.seconds(opts.timeout())
                         + " s; ending it", -1), ms, TimeUnit.MILLISECONDS);
             }
 
