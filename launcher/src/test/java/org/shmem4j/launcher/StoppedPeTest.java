@@ -82,30 +82,21 @@ class StoppedPeTest {
         }
     }
 
-    @Test
-    void aStoppedPeIsNamedAndTheJobGoesOnWhenItResumes() throws Exception {
+    /** A test's part once PE 1 of its job was stopped at {@code stoppedAt} ({@link System#nanoTime}). */
+    private interface AfterStop {
+        void run(Process oshrun, long[] pids, Path err, Path go, long stoppedAt) throws Exception;
+    }
+
+    /** Starts oshrun ({@code extra} options, {@code n} PEs), stops PE 1 once every PE runs, then runs {@code then}. */
+    private void withPe1Stopped(List<String> extra, int n, AfterStop then) throws Exception {
         Path go = tmp.resolve("go"), err = tmp.resolve("err.txt");
-        Process p = start(List.of(), 3, go, err);
+        Process p = start(extra, n, go, err);
         long victim = -1;
         try {
-            long[] pids = pids(p, 3);
+            long[] pids = pids(p, n);
             victim = pids[1];
             signal("STOP", victim);
-            long t0 = System.nanoTime();
-            String host = org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName();
-            String named = "oshrun: PE 1 (pid " + victim + ") on " + host + " has been stopped (SIGSTOP or SIGTSTP) for ";
-            awaitErr(err, named, p);
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(p.isAlive(), "by default a stopped PE is only reported");
-            signal("CONT", victim);
-            awaitErr(err, "oshrun: PE 1 (pid " + victim + ") on " + host + " resumed after ", p);
-            Files.writeString(go, "go"); // now the PE enters the barrier its peers wait in
-            assertTrue(p.waitFor(WAIT_S, TimeUnit.SECONDS), "the job did not complete after the PE resumed");
-            String e = Files.readString(err);
-            assertEquals(0, p.exitValue(), e);
-            assertTrue(e.contains("(--stopped-timeout SECONDS would end the job)"), e);
-            System.out.printf("[timing] SIGSTOP of PE 1 -> oshrun names it: %d ms (first report after %d s)%n", ms,
-                    StoppedPeWatch.FIRST_REPORT_S);
+            then.run(p, pids, err, go, System.nanoTime());
         } finally {
             if (victim > 0) {
                 signal("CONT", victim);
@@ -114,22 +105,46 @@ class StoppedPeTest {
         }
     }
 
+    /** Resumes PE 1, waits for {@code resumed}, lets it into the barrier, and checks the job succeeds. */
+    private static String resumeAndComplete(Process p, long victim, Path err, Path go, String resumed) throws Exception {
+        signal("CONT", victim);
+        awaitErr(err, resumed, p);
+        Files.writeString(go, "go"); // now the PE enters the barrier its peers wait in
+        assertTrue(p.waitFor(WAIT_S, TimeUnit.SECONDS), "the job did not complete after the PE resumed");
+        String e = Files.readString(err);
+        assertEquals(0, p.exitValue(), e);
+        return e;
+    }
+
+    /** Waits for oshrun to end the job by itself; checks status 1; returns its stderr. */
+    private static String awaitFailure(Process p, Path err) throws Exception {
+        assertTrue(p.waitFor(WAIT_S, TimeUnit.SECONDS), "the job did not end");
+        String e = Files.readString(err);
+        assertEquals(1, p.exitValue(), e);
+        return e;
+    }
+
+    private static final String HERE = org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName();
+
+    @Test
+    void aStoppedPeIsNamedAndTheJobGoesOnWhenItResumes() throws Exception {
+        withPe1Stopped(List.of(), 3, (p, pids, err, go, t0) -> {
+            awaitErr(err, "oshrun: PE 1 (pid " + pids[1] + ") on " + HERE + " has been stopped (SIGSTOP or SIGTSTP) for ", p);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(p.isAlive(), "by default a stopped PE is only reported");
+            String e = resumeAndComplete(p, pids[1], err, go, "oshrun: PE 1 (pid " + pids[1] + ") on " + HERE + " resumed after ");
+            assertTrue(e.contains("(--stopped-timeout SECONDS would end the job)"), e);
+            System.out.printf("[timing] SIGSTOP of PE 1 -> oshrun names it: %d ms (first report after %d s)%n", ms,
+                    StoppedPeWatch.FIRST_REPORT_S);
+        });
+    }
+
     @Test
     void stoppedTimeoutEndsTheJobNamingThePe() throws Exception {
-        Path go = tmp.resolve("go"), err = tmp.resolve("err.txt");
-        Process p = start(List.of("--stopped-timeout", "2"), 3, go, err);
-        long victim = -1;
-        try {
-            long[] pids = pids(p, 3);
-            victim = pids[1];
-            signal("STOP", victim);
-            long t0 = System.nanoTime();
-            assertTrue(p.waitFor(WAIT_S, TimeUnit.SECONDS), "the job did not end with --stopped-timeout 2");
+        withPe1Stopped(List.of("--stopped-timeout", "2"), 3, (p, pids, err, go, t0) -> {
+            String e = awaitFailure(p, err);
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            String e = Files.readString(err);
-            assertEquals(1, p.exitValue(), e);
-            assertTrue(e.contains("oshrun: PE 1 (pid " + victim + ") on " + org.shmem4j.bootstrap.launcher.LaunchEnv.kernelHostName()
-                    + " has been stopped (SIGSTOP or SIGTSTP) for "), e);
+            assertTrue(e.contains("oshrun: PE 1 (pid " + pids[1] + ") on " + HERE + " has been stopped (SIGSTOP or SIGTSTP) for "), e);
             assertTrue(e.contains(" s (--stopped-timeout 2 s); ending the job"), e);
             for (long pid : pids) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
@@ -139,12 +154,42 @@ class StoppedPeTest {
                 }
             }
             System.out.printf("[timing] SIGSTOP of PE 1 -> oshrun exit with --stopped-timeout 2: %d ms%n", ms);
-        } finally {
-            if (victim > 0) {
-                signal("CONT", victim);
-            }
-            p.destroyForcibly();
-        }
+        });
+    }
+
+    /**
+     * {@code --host localhost:1,farhost:K} through a stand-in for ssh that runs the remote command
+     * here: the PEs of "farhost" are remote to oshrun (heartbeat, no {@code /proc} watch).
+     */
+    private List<String> overFakeSsh(int onFarHost) throws IOException {
+        Path fake = tmp.resolve("fake-ssh.sh");
+        Files.writeString(fake, """
+                while [ "$1" = -o ]; do shift 2; done
+                shift
+                exec sh -c "$1"
+                """);
+        return List.of("--host", "localhost:1,farhost:" + onFarHost, "--ssh", "sh " + fake, "--rendezvous-address", "127.0.0.1");
+    }
+
+    @Test
+    void aRemoteHostWhosePesAllStopAnsweringEndsTheJobNamingIt() throws Exception {
+        // A host whose every PE is stopped cannot be told from a vanished one: the heartbeat's case.
+        withPe1Stopped(overFakeSsh(1), 2, (p, pids, err, go, t0) -> {
+            String e = awaitFailure(p, err);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(e.contains("oshrun: host farhost has not answered for "), e);
+            assertTrue(e.contains("PE 1 (pid " + pids[1] + " on host farhost)"), e);
+            System.out.printf("[timing] the only PE of a remote host stopped -> oshrun exit (heartbeat 1 s): %d ms%n", ms);
+        });
+    }
+
+    @Test
+    void aSilentPeOfALiveRemoteHostIsNamedAndTheJobGoesOn() throws Exception {
+        withPe1Stopped(overFakeSsh(2), 3, (p, pids, err, go, t0) -> {
+            awaitErr(err, "oshrun: PE 1 (pid " + pids[1] + " on host farhost) has not answered oshrun for ", p);
+            assertTrue(p.isAlive(), "PE 2 keeps farhost alive; a silent PE is only reported");
+            resumeAndComplete(p, pids[1], err, go, "oshrun: PE 1 (pid " + pids[1] + " on host farhost) answers again after ");
+        });
     }
 
     @Test
