@@ -92,6 +92,10 @@ final class Job {
     /** Values published for lookup, by key, indexed by rank; lookups waiting for one, by key#peer. Guarded by this. */
     private final Map<String, byte[][]> published = new HashMap<>();
     private final Map<String, List<Waiting>> waitingLookups = new HashMap<>();
+    /** When a frame of each PE last arrived ({@link System#nanoTime}; {@link Long#MIN_VALUE}: never). */
+    private final java.util.concurrent.atomic.AtomicLongArray heardAt;
+    /** Hosts found gone by the heartbeat: no clean-up is attempted there. Guarded by this. */
+    private final java.util.Set<String> lostHosts = new java.util.TreeSet<>();
 
     Job(int n, String jobId, Path shmDir, PrintStream log, ScheduledExecutorService timer) {
         this(n, jobId, shmDir, log, timer, false);
@@ -106,8 +110,10 @@ final class Job {
         this.log = log;
         this.timer = timer;
         this.pes = new Pe[n];
+        this.heardAt = new java.util.concurrent.atomic.AtomicLongArray(n);
         for (int i = 0; i < n; i++) {
             pes[i] = new Pe(i);
+            heardAt.set(i, Long.MIN_VALUE);
         }
     }
 
@@ -373,6 +379,58 @@ final class Job {
             }
             end(1, "oshrun: " + pes[rank].who() + " closed its connection to oshrun before finalizing; ending the job", -1);
         }, LINGER_MS, TimeUnit.MILLISECONDS);
+    }
+
+    // ---- heartbeat ------------------------------------------------------------------------
+
+    /** A frame of {@code rank} arrived: it, and its host, are alive. */
+    void heard(int rank) {
+        heardAt.set(rank, System.nanoTime());
+    }
+
+    /** When a frame of {@code rank} last arrived ({@link System#nanoTime}), {@link Long#MIN_VALUE} if never. */
+    long heardAt(int rank) {
+        return heardAt.get(rank);
+    }
+
+    /** A PE the heartbeat watches: connected, initialized, running, on {@code host}. */
+    record Live(int rank, Rendezvous.Connection conn, String host, String who) {}
+
+    /** PE {@code rank} if the heartbeat should hear from it (connected, not finalized, not exited, host known), else null. */
+    synchronized Live live(int rank) {
+        Pe pe = pes[rank];
+        if (ending || pe.conn == null || pe.state != State.ACTIVE || pe.exitStatus != null || pe.host == null) {
+            return null;
+        }
+        return new Live(rank, pe.conn, pe.host, pe.who());
+    }
+
+    /**
+     * The heartbeat heard nothing from {@code host} (its PEs {@code ranks}): the job ends with
+     * {@code message}, and the processes standing for those PEs (ssh clients) are terminated at
+     * once, without the grace for an ABORT they cannot receive.
+     */
+    void hostLost(String host, List<Integer> ranks, String message) {
+        var standIns = new ArrayList<Process>();
+        synchronized (this) {
+            if (ending) {
+                return;
+            }
+            lostHosts.add(host);
+            for (int rank : ranks) {
+                Process p = pes[rank].process;
+                if (p != null && !remoteStarts) { // under srun one process stands for every PE
+                    standIns.add(p);
+                }
+            }
+        }
+        end(1, message, -1);
+        standIns.forEach(p -> terminate(p.toHandle()));
+    }
+
+    /** The hosts the heartbeat found gone. */
+    synchronized java.util.Set<String> lostHosts() {
+        return java.util.Set.copyOf(lostHosts);
     }
 
     /** The PE violated the protocol: the job cannot continue. Caller holds the monitor. */

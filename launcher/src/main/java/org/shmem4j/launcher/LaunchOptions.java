@@ -19,6 +19,10 @@ import org.shmem4j.bootstrap.launcher.PeMain;
  * @param pes         number of PEs ({@code -n}/{@code -np})
  * @param tagOutput   prefix every forwarded line with {@code [1,rank]<stdout>: } ({@code --tag-output})
  * @param timeout     wall-clock bound of the whole job ({@code --timeout SECONDS}), or null
+ * @param stoppedTimeout how long a PE may stay stopped (SIGSTOP, a debugger) before the job is ended
+ *                    ({@code --stopped-timeout SECONDS}), or null: stopped PEs are only reported
+ * @param heartbeat   silence after which a host beyond this machine is lost ({@code --heartbeat SECONDS},
+ *                    default {@link Heartbeat#DEFAULT_TIMEOUT}), or null: no heartbeat ({@code --heartbeat 0})
  * @param jvmOptions  options for every PE JVM, in order
  * @param classpath   the user's class path entries (for {@code -jar}: the jar and its manifest Class-Path)
  * @param modulePath  the user's module path entries ({@code -p}/{@code --module-path}), maybe empty
@@ -36,7 +40,7 @@ import org.shmem4j.bootstrap.launcher.PeMain;
  * @param remote      where the PEs run when not on this machine only ({@code --hostfile}, {@code --host},
  *                    {@code --map-by}, {@code --ssh}, {@code --rendezvous-address})
  */
-public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<String> jvmOptions,
+public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, Duration stoppedTimeout, Duration heartbeat, List<String> jvmOptions,
         List<String> classpath, List<String> modulePath, String mainModule, String mainClass, List<String> programArgs, int hosts,
         int nodes, boolean oversubscribe, boolean jvmDefaults, Remote remote) {
 
@@ -84,7 +88,8 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
     public static final String USAGE = """
             Usage: oshrun -n N [--hostfile FILE | --host H1[:K],H2[:K],...] [--map-by slot|node] [--ssh CMD]
                           [--rendezvous-address ADDR] [--nodes K] [--hosts H] [--oversubscribe] [--tag-output]
-                          [--timeout SECONDS] [--jfr DIR] [--jvm-defaults=auto|none] [JVM options...]
+                          [--timeout SECONDS] [--stopped-timeout SECONDS] [--heartbeat SECONDS]
+                          [--jfr DIR] [--jvm-defaults=auto|none] [JVM options...]
                           (-cp CLASSPATH MainClass | -jar app.jar | -p MODULEPATH -m MODULE[/MainClass]) [program args...]
                    oshrun --info | --version | --help
 
@@ -117,6 +122,16 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                                  yield the core at once instead of spinning)
               --tag-output       prefix each output line with [1,<rank>]<stdout>: or [1,<rank>]<stderr>:
               --timeout SECONDS  end the job (status 124) if it runs longer than SECONDS
+              --stopped-timeout SECONDS
+                                 end the job (status 1) when a PE has been stopped (SIGSTOP, ^Z, a
+                                 debugger) for SECONDS. By default a stopped PE is only reported
+                                 ("oshrun: PE 3 ... has been stopped ... for 5 s", again now and
+                                 then, and when it resumes): a debugger stops PEs on purpose
+              --heartbeat SECONDS
+                                 end the job (status 1) naming a host beyond this machine that has
+                                 not answered oshrun's heartbeat for SECONDS (default 1; 0: off).
+                                 One small frame to and from each host per SECONDS/4. A host whose
+                                 PEs are all stopped (a debugger) looks gone: raise it, or 0
               --jfr DIR          record every PE with Java Flight Recorder into DIR/pe-<rank>.jfr
                                  (created if missing; on other hosts the same path must be writable):
                                  JFR's default settings plus shmem4j's events (shmem_pcontrol chooses
@@ -188,11 +203,30 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
         return path;
     }
 
+    /** A positive number of seconds given to {@code option}, to the millisecond. */
+    private static Duration seconds(String v, String option) throws UsageException {
+        try {
+            double s = Double.parseDouble(v);
+            if (!(s > 0) || s > 1e9) {
+                throw new NumberFormatException();
+            }
+            return Duration.ofMillis((long) Math.ceil(s * 1000));
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " needs a positive number of seconds, not '" + v + "'");
+        }
+    }
+
+    /** {@code d} as it would be given on the command line: "2", "2.5". */
+    static String seconds(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? Long.toString(ms / 1000) : Double.toString(ms / 1000.0);
+    }
+
     /** Parses {@code args} (reading the manifest for {@code -jar}). */
     public static LaunchOptions parse(List<String> args) throws UsageException, HelpRequested {
         Integer pes = null;
         boolean tag = false;
-        Duration timeout = null;
+        Duration timeout = null, stoppedTimeout = null, heartbeat = Heartbeat.DEFAULT_TIMEOUT;
         Integer hosts = null;
         Integer nodes = null;
         boolean oversubscribe = false;
@@ -265,17 +299,11 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                 case "--jfr" -> jvm.add("-D" + PeMain.JFR_DIR_PROPERTY + "=" + jfrDirectory(value(args, i++, a)));
                 case "--oversubscribe" -> oversubscribe = true;
                 case "--jvm-defaults" -> jvmDefaults = jvmDefaults(value(args, i++, a));
-                case "--timeout" -> {
+                case "--timeout" -> timeout = seconds(value(args, i++, a), a);
+                case "--stopped-timeout" -> stoppedTimeout = seconds(value(args, i++, a), a);
+                case "--heartbeat" -> {
                     String v = value(args, i++, a);
-                    try {
-                        double s = Double.parseDouble(v);
-                        if (!(s > 0) || s > 1e9) {
-                            throw new NumberFormatException();
-                        }
-                        timeout = Duration.ofMillis((long) Math.ceil(s * 1000));
-                    } catch (NumberFormatException e) {
-                        throw new UsageException("--timeout needs a positive number of seconds, not '" + v + "'");
-                    }
+                    heartbeat = v.matches("0*(\\.0*)?") ? null : seconds(v, a);
                 }
                 case "-cp", "-classpath", "--class-path" -> {
                     String cp = value(args, i++, a);
@@ -287,7 +315,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                         throw new UsageException("expected the main class after " + a + " " + cp + ", not '" + main + "'");
                     }
                     int n = requirePes(pes);
-                    return new LaunchOptions(n, tag, timeout, jvm, existing(a, splitPath(cp)), modulePath, null, main,
+                    return new LaunchOptions(n, tag, timeout, stoppedTimeout, heartbeat, jvm, existing(a, splitPath(cp)), modulePath, null, main,
                             List.copyOf(args.subList(i + 2, args.size())), atMostPes(hosts, "--hosts", n),
                             atMostPes(nodes, "--nodes", n), oversubscribe, jvmDefaults,
                             remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
@@ -297,7 +325,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     int n = requirePes(pes);
                     int h = atMostPes(hosts, "--hosts", n), k = atMostPes(nodes, "--nodes", n);
                     var fromJar = readJar(Path.of(jar));
-                    return new LaunchOptions(n, tag, timeout, jvm, fromJar.classpath(), modulePath, null,
+                    return new LaunchOptions(n, tag, timeout, stoppedTimeout, heartbeat, jvm, fromJar.classpath(), modulePath, null,
                             fromJar.mainClass(), List.copyOf(args.subList(i + 1, args.size())), h, k, oversubscribe, jvmDefaults,
                             remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
                 }
@@ -308,7 +336,7 @@ public record LaunchOptions(int pes, boolean tagOutput, Duration timeout, List<S
                     int h = atMostPes(hosts, "--hosts", n), k = atMostPes(nodes, "--nodes", n);
                     String module = m.contains("/") ? m.substring(0, m.indexOf('/')) : m;
                     String main = mainClassOf(module, m.contains("/") ? m.substring(m.indexOf('/') + 1) : null, modulePath);
-                    return new LaunchOptions(n, tag, timeout, jvm, List.of(), modulePath, module, main,
+                    return new LaunchOptions(n, tag, timeout, stoppedTimeout, heartbeat, jvm, List.of(), modulePath, module, main,
                             List.copyOf(args.subList(i + 1, args.size())), h, k, oversubscribe, jvmDefaults,
                             remote(hostSlots, byNode, ssh, rendezvousAddress, hosts, nodes));
                 }

@@ -153,15 +153,20 @@ public final class Oshrun {
         });
         timer.setRemoveOnCancelPolicy(true);
         var job = new Job(opts.pes(), jobId, shmDir, log, timer, underSlurm);
+        var stopped = new StoppedPeWatch(job, log, opts.stoppedTimeout());
+        var heartbeat = opts.heartbeat() == null ? null : new Heartbeat(job, log, opts.heartbeat(), opts.stoppedTimeout());
         // The job's files on the other hosts, once (the shutdown hook runs after a normal end too).
         var cleanedElsewhere = new java.util.concurrent.atomic.AtomicBoolean();
         String shmPrefix = LaunchEnv.shmFilePrefix(jobId);
         Runnable cleanShmElsewhere = () -> {
             if (!cleanedElsewhere.getAndSet(true)) {
-                if (underSlurm) {
+                var gone = job.lostHosts();
+                if (underSlurm && gone.isEmpty()) {
                     SlurmStep.cleanShm(shmPrefix, shmDir, log);
+                } else if (underSlurm) { // a step over a lost node would only wait for its time-out
+                    log.println("oshrun: " + shmDir + " on the allocation's nodes is not cleaned: " + gone + " gone");
                 } else {
-                    starter.cleanShmElsewhere(shmPrefix, shmDir);
+                    starter.cleanShmElsewhere(shmPrefix, shmDir, gone);
                 }
             }
         };
@@ -204,6 +209,9 @@ public final class Oshrun {
                 }
                 for (int rank = 0; rank < opts.pes(); rank++) {
                     job.started(rank, step, null);
+                    if (heartbeat != null) {
+                        heartbeat.watch(rank); // its host is the one it reports
+                    }
                 }
                 // srun --label tags the lines itself (rank: line)
                 forwarders.add(forward(step.getInputStream(), stdout, -1, "stdout", false, job::isEnding));
@@ -227,6 +235,11 @@ public final class Oshrun {
                     break;
                 }
                 job.started(rank, p, starter.host(rank));
+                if (host != null) { // on this machine: its state can be read
+                    stopped.watch(rank, p.pid(), host);
+                } else if (heartbeat != null) {
+                    heartbeat.watch(rank);
+                }
                 forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput(), job::isEnding));
                 forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput(), job::isEnding));
             }
@@ -235,9 +248,14 @@ public final class Oshrun {
                 log.println("oshrun: PEs " + started + ".." + (opts.pes() - 1) + " were not started: the job had ended");
             }
             job.armBootstrapTimer(bootstrapTimeout);
+            stopped.start(timer);
+            if (heartbeat != null) {
+                heartbeat.start(java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                        Thread.ofPlatform().daemon().name("oshrun-heartbeat").stackSize(256 << 10).factory()));
+            }
             if (opts.timeout() != null) {
                 long ms = opts.timeout().toMillis();
-                timer.schedule(() -> job.end(TIMED_OUT, "oshrun: the job ran longer than --timeout " + ms / 1000.0
+                timer.schedule(() -> job.end(TIMED_OUT, "oshrun: the job ran longer than --timeout " + LaunchOptions.seconds(opts.timeout())
                         + " s; ending it", -1), ms, TimeUnit.MILLISECONDS);
             }
 

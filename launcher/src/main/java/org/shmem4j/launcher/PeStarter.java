@@ -41,7 +41,8 @@ public interface PeStarter {
 
     /**
      * Deletes the job's files named {@code prefix*} in {@code shmDir} on the starter's other hosts
-     * (a PE that died during start-up can leave its heap file), in bounded time.
+     * (a PE that died during start-up can leave its heap file), in bounded time; not on the hosts
+     * in {@code gone} (found gone by the heartbeat: a connection there could only time out).
      */
-    default void cleanShmElsewhere(String prefix, Path shmDir) {}
+    default void cleanShmElsewhere(String prefix, Path shmDir, java.util.Set<String> gone) {}
 }

@@ -43,6 +43,7 @@ final class Rendezvous implements AutoCloseable {
     static final class Connection {
         private final Socket socket;
         private final DataOutputStream out;
+        private final java.util.concurrent.locks.ReentrantLock sending = new java.util.concurrent.locks.ReentrantLock();
 
         Connection(Socket socket) throws IOException {
             this.socket = socket;
@@ -51,13 +52,36 @@ final class Rendezvous implements AutoCloseable {
 
         /** Sends one pre-encoded frame; failures are ignored (the reader sees the connection end). */
         void sendFrame(byte[] frame) {
-            synchronized (out) {
-                try {
-                    out.write(frame);
-                    out.flush();
-                } catch (IOException e) {
-                    // The PE is gone; its exit or EOF is reported through the job.
-                }
+            sending.lock();
+            try {
+                write(frame);
+            } finally {
+                sending.unlock();
+            }
+        }
+
+        /**
+         * Sends {@code frame} unless another frame is being sent (to a PE whose host is gone, a
+         * large frame can block for long): the heartbeat must never wait. True if it was sent.
+         */
+        boolean trySendFrame(byte[] frame) {
+            if (!sending.tryLock()) {
+                return false;
+            }
+            try {
+                write(frame);
+                return true;
+            } finally {
+                sending.unlock();
+            }
+        }
+
+        private void write(byte[] frame) {
+            try {
+                out.write(frame);
+                out.flush();
+            } catch (IOException e) {
+                // The PE is gone; its exit or EOF is reported through the job.
             }
         }
 
@@ -70,15 +94,7 @@ final class Rendezvous implements AutoCloseable {
         }
     }
 
-    private static final byte[] WELCOME;
-
-    static {
-        try {
-            WELCOME = Wire.encode(new Wire.Welcome());
-        } catch (Wire.ProtocolException e) {
-            throw new AssertionError(e);
-        }
-    }
+    private static final byte[] WELCOME = Wire.encodeFixed(new Wire.Welcome());
 
     private final ServerSocket server;
     private final byte[] secret;
@@ -231,13 +247,19 @@ final class Rendezvous implements AutoCloseable {
             return;
         }
         int rank = hello.rank();
+        job.heard(rank);
         c.sendFrame(WELCOME); // a failure shows as the connection's end below
         try {
             while (true) {
                 Wire.Message m = Wire.read(in);
+                if (m != null) {
+                    job.heard(rank); // any frame says the PE and its host are alive (the heartbeat)
+                }
                 // instanceof, not a type switch: see Wire.Message
                 if (m == null) {
                     return;
+                } else if (m instanceof Wire.Pong) {
+                    // heard above
                 } else if (m instanceof Wire.AllGather g) {
                     job.allGather(rank, g.seq(), g.blob());
                 } else if (m instanceof Wire.Finalized) {

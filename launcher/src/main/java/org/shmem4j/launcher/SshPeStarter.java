@@ -117,9 +117,12 @@ final class SshPeStarter implements PeStarter {
     }
 
     @Override
-    public void cleanShmElsewhere(String prefix, Path shmDir) {
+    public void cleanShmElsewhere(String prefix, Path shmDir, java.util.Set<String> gone) {
         var cleaners = new ArrayList<Map.Entry<String, Process>>();
         for (String host : remoteHosts()) {
+            if (gone.contains(host)) {
+                continue;
+            }
             var cmd = sshCommand(host, CLEANUP_CONNECT_TIMEOUT_S, "rm -f -- " + ShellWords.quote(shmDir.toString()) + "/" + ShellWords.quote(prefix) + "*");
             try {
                 cleaners.add(Map.entry(host, new ProcessBuilder(cmd).redirectErrorStream(true)

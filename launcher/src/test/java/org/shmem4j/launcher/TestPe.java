@@ -84,6 +84,17 @@ public final class TestPe {
                 }
                 Thread.sleep(Long.MAX_VALUE);
             }
+            case "stopped" -> { // rank target waits for the file args[2] (while stopped and resumed), then all meet
+                if (b.rank() == target) {
+                    Path go = Path.of(args[2]);
+                    while (!Files.exists(go)) {
+                        Thread.sleep(20);
+                    }
+                }
+                System.out.println("PE " + b.rank() + " passed the barrier: " + gather(b));
+                b.finalized();
+                b.close();
+            }
             case "finalizeThenExit" -> { // rank target leaves while the others enter a new exchange
                 b.finalized();
                 if (b.rank() != target) {

@@ -44,6 +44,8 @@ public final class LauncherBootstrap extends JobMember {
      */
     public static final long ABORT_GRACE_MS = 1500;
     private static final int CONNECT_TIMEOUT_MS = 10_000;
+    /** The answer to the launcher's heartbeat, encoded once. */
+    private static final byte[] PONG = Wire.encodeFixed(new Wire.Pong());
 
     // The single justified piece of static state: the process is the PE, and the launcher knows
     // it by one connection, which must survive finalize/init cycles.
@@ -378,6 +380,11 @@ public final class LauncherBootstrap extends JobMember {
                     var answer = lookups.get(r.id());
                     if (answer != null) {
                         answer.complete(r.blob());
+                    }
+                } else if (m instanceof Wire.Ping) {
+                    synchronized (out) { // answered by this thread at once: the launcher's heartbeat
+                        out.write(PONG);
+                        out.flush();
                     }
                 } else if (m instanceof Wire.Abort a) {
                     abort(a.reason());

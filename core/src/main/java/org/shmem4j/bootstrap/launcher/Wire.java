@@ -26,6 +26,8 @@ import java.nio.charset.StandardCharsets;
  * LOOKUP           9  id:i64 peer:i32 key:string  (answered once peer published) PE -> launcher
  * LOOKUP_RESULT   10  id:i64 blob:bytes                                      launcher -> PE
  * WELCOME         11  (empty)   (the HELLO was accepted: the PE is in the job)  launcher -> PE
+ * PING            12  (empty)   (heartbeat: answer with PONG)                  launcher -> PE
+ * PONG            13  (empty)                                                 PE -> launcher
  * </pre>
  *
  * A PE sends nothing after its HELLO until the launcher's first frame: WELCOME (it is in), or
@@ -49,10 +51,10 @@ public final class Wire {
     /** First field of HELLO, "SHJ4": rejects strangers that happen to connect. */
     public static final int MAGIC = 0x53484A34;
     /** Protocol version carried in HELLO. */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
 
     static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6, PEER_LOST = 7, PUBLISH = 8,
-            LOOKUP = 9, LOOKUP_RESULT = 10, WELCOME = 11;
+            LOOKUP = 9, LOOKUP_RESULT = 10, WELCOME = 11, PING = 12, PONG = 13;
 
     private Wire() {}
 
@@ -182,6 +184,26 @@ public final class Wire {
         }
     }
 
+    /**
+     * The launcher's heartbeat: the PE's reader thread answers with {@link Pong} at once, so an
+     * answer says the PE's host, its network and the PE itself are alive (a stopped PE, or one
+     * whose JVM is paused, does not answer until it runs again).
+     */
+    public record Ping() implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(PING);
+        }
+    }
+
+    /** A PE's answer to {@link Ping}. */
+    public record Pong() implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(PONG);
+        }
+    }
+
     /** The launcher is tearing the job down for {@code reason}. */
     public record Abort(String reason) implements Message {
         @Override
@@ -228,6 +250,15 @@ public final class Wire {
         frame[2] = (byte) (length >>> 8);
         frame[3] = (byte) length;
         return frame;
+    }
+
+    /** The frame of {@code m}, a message without variable parts (WELCOME, PING, PONG), encoded once by its sender. */
+    public static byte[] encodeFixed(Message m) {
+        try {
+            return encode(m);
+        } catch (ProtocolException e) {
+            throw new AssertionError("a fixed frame fits", e);
+        }
     }
 
     /**
@@ -284,6 +315,8 @@ public final class Wire {
                 case LOOKUP -> new Lookup(d.readLong(), d.readInt(), readString(d, body.length));
                 case LOOKUP_RESULT -> new LookupResult(d.readLong(), readBytes(d, body.length));
                 case WELCOME -> new Welcome();
+                case PING -> new Ping();
+                case PONG -> new Pong();
                 default -> throw new ProtocolException("shmem4j wire: unknown frame type " + body[0]);
             };
             if (d.available() != 0) {

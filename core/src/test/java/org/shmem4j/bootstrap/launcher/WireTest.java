@@ -41,6 +41,8 @@ class WireTest {
         assertEquals(new Wire.Finalized(), roundTrip(new Wire.Finalized()));
         assertEquals(new Wire.GlobalExit(-2), roundTrip(new Wire.GlobalExit(-2)));
         assertEquals(new Wire.Welcome(), roundTrip(new Wire.Welcome()));
+        assertEquals(new Wire.Ping(), roundTrip(new Wire.Ping()));
+        assertEquals(new Wire.Pong(), roundTrip(new Wire.Pong()));
         assertEquals(new Wire.Abort("PE 1 died \u2013 ending"), roundTrip(new Wire.Abort("PE 1 died \u2013 ending")));
         assertEquals(new Wire.PeerLost(4, "unreachable"), roundTrip(new Wire.PeerLost(4, "unreachable")));
 
