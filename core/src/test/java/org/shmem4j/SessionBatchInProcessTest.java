@@ -720,6 +720,78 @@ class SessionBatchInProcessTest {
         });
     }
 
+    /**
+     * Non-blocking gets in a session (gathered per PE, one reply per batch) deliver, by quiet,
+     * pe_quiet of their PEs or a stop then quiet, what the tables held: into Java arrays, symmetric
+     * arrays and odd-sized byte ranges, from mapped and remote PEs, with puts to other words and
+     * blocking gets mixed in (9.6.4: get_nbi completes at quiet).
+     */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes, {2} context, batch {3}, {4}")
+    @CsvSource({"2, 2, CREATED, 256, QUIET", "3, 2, DEFAULT, 256, PE_QUIET", "5, 2, CREATED, , STOP_THEN_QUIET",
+            "5, 3, DEFAULT, , QUIET", "3, 3, CREATED, , PE_QUIET"})
+    void gatheredGetsDeliverWhatTheTablesHeld(int npes, int nodes, Ctx kind, String batchBytes, String completion) {
+        run("gathered gets", npes, env(nodes, batchBytes, false), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes(), size = 1024, gets = 3000;
+                SymmetricLongArray table = shmem.calloc(ValueLayout.JAVA_LONG, size);
+                SymmetricLongArray landing = shmem.calloc(ValueLayout.JAVA_LONG, gets);
+                SymmetricLongArray scribble = shmem.calloc(ValueLayout.JAVA_LONG, n);
+                SymmetricByteArray raw = shmem.calloc(ValueLayout.JAVA_BYTE, size);
+                checkPlacement(shmem, table, nodes);
+                for (int i = 0; i < size; i++) {
+                    table.set(i, (long) me << 32 | i);
+                    raw.set(i, (byte) (me * 7 + i));
+                }
+                shmem.barrierAll();
+                Context ctx = open(shmem, kind);
+                Random random = new Random(me * 31L + 5);
+                for (int round = 0; round < 3; round++) {
+                    ctx.sessionStart(Context.SESSION_BATCH, SessionConfig.DEFAULT, 0);
+                    long[] into = new long[gets];
+                    int[] pe = new int[gets], index = new int[gets];
+                    byte[][] odd = new byte[gets / 100][];
+                    for (int k = 0; k < gets; k++) {
+                        pe[k] = random.nextInt(n);
+                        index[k] = random.nextInt(size - 8);
+                        if (k % 3 == 0) {
+                            ctx.getNbi(landing, k, table, index[k], 1, pe[k]);
+                        } else {
+                            ctx.getNbi(into, k, table, index[k], 1, pe[k]);
+                        }
+                        if (k % 100 == 0) {
+                            odd[k / 100] = new byte[1 + k % 7];
+                            ctx.getNbi(odd[k / 100], 0, raw, index[k], odd[k / 100].length, pe[k]);
+                            ctx.p(scribble, me, k, pe[k]); // a batched put to a word nobody reads here
+                        }
+                        if (k % 250 == 0) {
+                            assertEquals((long) pe[k] << 32 | index[k], ctx.g(table, index[k], pe[k]), "a blocking g among batched gets");
+                        }
+                    }
+                    switch (completion) {
+                        case "QUIET" -> ctx.quiet();
+                        case "PE_QUIET" -> ctx.peQuiet(IntStream.range(0, n).toArray());
+                        default -> {
+                            ctx.sessionStop();
+                            ctx.quiet();
+                        }
+                    }
+                    for (int k = 0; k < gets; k++) {
+                        long got = k % 3 == 0 ? landing.get(k) : into[k];
+                        assertEquals((long) pe[k] << 32 | index[k], got, "round " + round + ": get " + k + " from PE " + pe[k]);
+                        if (k % 100 == 0) {
+                            for (int b = 0; b < odd[k / 100].length; b++) {
+                                assertEquals((byte) (pe[k] * 7 + index[k] + b), odd[k / 100][b], "round " + round + ": byte get " + k);
+                            }
+                        }
+                    }
+                    ctx.sessionStop();
+                }
+                release(ctx, shmem);
+                shmem.barrierAll();
+            }
+        });
+    }
+
     // ------------------------------------------------------------------ batched and mapped updates of the same words
 
     /**

@@ -62,7 +62,7 @@ public final class Batches<H> {
     private final ArrayDeque<H> handles = new ArrayDeque<>();
     private final Limits limits;
     private final int maxBuffers;
-    private final long maxPut;
+    private final long maxPut, maxReply;
     private boolean active;
     private int buffers;
     private long totalOps, sessionOps, sessionBatches;
@@ -82,6 +82,7 @@ public final class Batches<H> {
         this.limits = limits;
         this.maxBuffers = (int) Math.max(2, Math.min(Integer.MAX_VALUE, limits.memory() / limits.batchBytes()));
         this.maxPut = Math.min(Batch.MAX_LENGTH, (limits.batchBytes() - headerBytes) / PUT_SHARE);
+        this.maxReply = limits.batchBytes() - headerBytes;
         this.headerBytes = headerBytes;
         this.memory = memory;
         this.engine = engine;
@@ -127,6 +128,23 @@ public final class Batches<H> {
             return false;
         }
         batchFor(pe, Batch.ATOMIC_BYTES).word(Batch.kind(op), bytes, offset, operand);
+        return appended(1);
+    }
+
+    /**
+     * Appends a non-blocking get into {@code dst} unless it is too large: its data comes back in
+     * the batch's reply, which the engine delivers into {@code dst} by the next quiet.
+     */
+    public boolean get(int pe, long offset, MemorySegment dst) {
+        long length = dst.byteSize();
+        if (!active || length > maxPut || offset > Batch.MAX_OFFSET) {
+            return false;
+        }
+        Batch b = open[pe];
+        if (b != null && b.replyBytes() + length + 7 > maxReply) {
+            dispatch(b); // the reply would outgrow a batch's size
+        }
+        batchFor(pe, 8).get(offset, dst);
         return appended(1);
     }
 

@@ -49,8 +49,14 @@ class BatchesTest {
         @Override
         public Integer send(Batch batch) {
             assertEquals(HEADER, batch.header().byteSize());
-            int applied = Batch.apply(regions[batch.pe()], batch.records());
+            MemorySegment reply = batch.replyBytes() == 0 ? null : arena.allocate(batch.replyBytes(), 8);
+            int applied = Batch.apply(regions[batch.pe()], batch.records(), reply);
             assertEquals(batch.size(), applied);
+            long at = 0;
+            for (MemorySegment dst : batch.destinations()) { // what the engine does when the reply arrives
+                MemorySegment.copy(reply, at, dst, 0, dst.byteSize());
+                at += (dst.byteSize() + 7) & ~7L;
+            }
             log.add(batch.pe() + ":" + applied + (batch.fenced() ? "f" : ""));
             if (!hold) {
                 return null;
@@ -160,6 +166,33 @@ class BatchesTest {
     }
 
     @Test
+    void getsReadAfterTheRecordsBeforeThemAndTheirRepliesFitABatch() {
+        Targets t = new Targets(2, 4096, false);
+        for (int i = 0; i < 512; i++) {
+            t.regions[1].set(JAVA_LONG, 8L * i, 1000 + i);
+        }
+        Batches<Integer> b = batches(t, 256, 1 << 20); // a reply of at most 208 bytes: 26 8-byte gets
+        b.start(Long.MAX_VALUE);
+        long[] into = new long[40];
+        byte[] odd = new byte[3];
+        b.put(1, 8, longs(-1));
+        for (int i = 0; i < into.length; i++) {
+            assertTrue(b.get(1, 8L * i, MemorySegment.ofArray(into).asSlice(8L * i, 8)));
+        }
+        assertTrue(b.get(1, 16, MemorySegment.ofArray(odd)));
+        b.sendAll();
+        assertEquals(1000, into[0]);
+        assertEquals(-1, into[1], "a get reads after the put batched before it");
+        for (int i = 2; i < into.length; i++) {
+            assertEquals(1000 + i, into[i]);
+        }
+        assertArrayEquals(new byte[] {(byte) 1002, (byte) (1002 >> 8), 0}, odd);
+        for (String sent : t.log) {
+            assertTrue(Integer.parseInt(sent.split(":")[1]) <= 27, "one batch's reply outgrew it: " + t.log);
+        }
+    }
+
+    @Test
     void aFenceMarksTheOpenBatchesOnly() {
         Targets t = new Targets(3, 1024, false);
         Batches<Integer> b = batches(t, 1024, 1 << 20);
@@ -226,11 +259,11 @@ class BatchesTest {
     void malformedRecordsAreRefused() {
         MemorySegment region = arena.allocate(64, 8);
         MemorySegment unknownKind = longs(15, 0);
-        assertThrows(IllegalArgumentException.class, () -> Batch.apply(region, unknownKind));
+        assertThrows(IllegalArgumentException.class, () -> Batch.apply(region, unknownKind, null));
         MemorySegment overrun = longs(64L << 4 | 1, 0); // a put of 64 bytes with 8 present
-        assertThrows(IllegalArgumentException.class, () -> Batch.apply(region, overrun));
+        assertThrows(IllegalArgumentException.class, () -> Batch.apply(region, overrun, null));
         MemorySegment cut = longs(1).asSlice(0, 8);
-        assertThrows(IllegalArgumentException.class, () -> Batch.apply(region, cut));
+        assertThrows(IllegalArgumentException.class, () -> Batch.apply(region, cut, null));
         assertEquals(0, region.get(JAVA_INT, 0));
     }
 }

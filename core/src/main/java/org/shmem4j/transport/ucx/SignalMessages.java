@@ -53,7 +53,8 @@ import org.shmem4j.transport.CpuAtomics;
  *
  * <p>Message header, 48 bytes: data offset, signal offset, signal value, flags (bit 0: add; bit 1:
  * raise to at least the value, for words that only grow; bit 2: data only, no signal; bit 3:
- * answer once applied; bit 4: the data is a session's {@link Batch}, replayed in order), sender (the sending channel's key), the message's number from that sender
+ * answer once applied; bit 4: the data is a session's {@link Batch}, replayed in order, its gets'
+ * reply size in the signal value's place), sender (the sending channel's key), the message's number from that sender
  * to this PE (1, 2, ...). Query header, 16 bytes: sender, count. Answer header, 16 bytes: the
  * answering PE's rank (an int, then 4 unused bytes) and how many of the sender's messages it has
  * applied (true when written; a later answer only says more). Small payloads only
@@ -64,22 +65,32 @@ import org.shmem4j.transport.CpuAtomics;
 final class SignalMessages {
     private SignalMessages() {}
 
-    static final int PUT_SIGNAL = 1, ACK = 2, QUERY = 3;
+    static final int PUT_SIGNAL = 1, ACK = 2, QUERY = 3, GET_REPLY = 4;
     static final long HEADER_BYTES = 48, QUERY_BYTES = 16;
     static final long FLAG_ADD = 1, FLAG_RAISE = 2, FLAG_DATA_ONLY = 4, FLAG_ANSWER = 8, FLAG_BATCH = 16;
+    /** A get reply's header: the replying PE's rank (an int, then 4 unused bytes) and the number of the batch it answers. */
+    static final long REPLY_HEADER_BYTES = 16;
     static final long ANSWER_BYTES = 16;
     /** Largest payload sent as a message; a put of more is bandwidth, not latency. */
     static final long MAX_PAYLOAD = 8192;
 
     private static final AtomicLong NEXT = new AtomicLong(1);
     private static final Map<Long, Target> TARGETS = new ConcurrentHashMap<>();
-    private static final Map<Long, Answered> SENDERS = new ConcurrentHashMap<>();
+    private static final Map<Long, Listener> SENDERS = new ConcurrentHashMap<>();
 
     /** Takes an answer: the answering PE, and how many of the channel's messages it has applied. */
     @FunctionalInterface
     interface Answered {
         void accept(int pe, long applied);
     }
+
+    /** Takes a batch's get reply: the replying PE, the batch's number, and the gets' data (valid during the call only). */
+    @FunctionalInterface
+    interface Replied {
+        void accept(int pe, long number, MemorySegment data);
+    }
+
+    private record Listener(Answered answered, Replied replied) {}
     private static final AtomicBoolean COMPLAINED = new AtomicBoolean();
 
     /** {@code ucs_status_t (*)(void *arg, const void *header, size_t header_length, void *data, size_t length, const ucp_am_recv_param_t *param)}. */
@@ -88,6 +99,7 @@ final class SignalMessages {
     private static final MemorySegment ON_PUT_SIGNAL = upcall("onPutSignal");
     private static final MemorySegment ON_ACK = upcall("onAck");
     private static final MemorySegment ON_QUERY = upcall("onQuery");
+    private static final MemorySegment ON_REPLY = upcall("onReply");
 
     private static MemorySegment upcall(String name) {
         try {
@@ -106,11 +118,14 @@ final class SignalMessages {
      * the home worker's progress, which one thread at a time runs (see {@link UcxTransport#progressHome}).
      */
     record Target(Ucx.Library ucx, MemorySegment region, int rank, Arena arena, MemorySegment answerParam,
-            Map<Long, Sender> senders) {
+            Map<Long, Sender> senders, java.util.ArrayDeque<InFlight> replies) {
         Sender sender(long key) {
             return senders.computeIfAbsent(key, k -> new Sender(arena));
         }
     }
+
+    /** A get reply UCX still sends from {@code memory}, which must live until {@code request} completes. */
+    private record InFlight(MemorySegment request, MemorySegment memory) {}
 
     /**
      * One sending channel as this PE sees it: how many of its messages were applied (they are
@@ -151,7 +166,7 @@ final class SignalMessages {
         MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
         param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
-        TARGETS.put(id, new Target(ucx, region, rank, arena, param, new HashMap<>()));
+        TARGETS.put(id, new Target(ucx, region, rank, arena, param, new HashMap<>(), new java.util.ArrayDeque<>()));
         setHandler(ucx, home, PUT_SIGNAL, ON_PUT_SIGNAL, id);
         setHandler(ucx, home, QUERY, ON_QUERY, id);
         return id;
@@ -168,11 +183,12 @@ final class SignalMessages {
         TARGETS.remove(id);
     }
 
-    /** Makes a channel's {@code worker} take answers to its queries and messages. */
-    static long listen(Ucx.Library ucx, MemorySegment worker, Answered acked) {
+    /** Makes a channel's {@code worker} take answers to its queries and messages, and its batches' get replies. */
+    static long listen(Ucx.Library ucx, MemorySegment worker, Answered acked, Replied replied) {
         long id = NEXT.getAndIncrement();
-        SENDERS.put(id, acked);
+        SENDERS.put(id, new Listener(acked, replied));
         setHandler(ucx, worker, ACK, ON_ACK, id);
+        setHandler(ucx, worker, GET_REPLY, ON_REPLY, id);
         return id;
     }
 
@@ -254,10 +270,10 @@ final class SignalMessages {
             } // else a number already applied: UCX delivers each message once, so only a corrupt one
             return;
         }
-        boolean answer = applyCounted(t, from, h, data);
+        boolean answer = applyCounted(t, from, h, data, replyEp);
         MemorySegment answerTo = replyEp;
         for (Early next; (next = from.early.remove(from.applied + 1)) != null; ) {
-            if (applyCounted(t, from, next.header(), next.data())) {
+            if (applyCounted(t, from, next.header(), next.data(), next.replyEp())) {
                 answer = true;
                 answerTo = next.replyEp();
             }
@@ -276,9 +292,9 @@ final class SignalMessages {
      * Applies one message and counts it, also when applying failed: quiet must not wait forever.
      * True when it asks for an answer.
      */
-    private static boolean applyCounted(Target t, Sender from, MemorySegment h, MemorySegment data) {
+    private static boolean applyCounted(Target t, Sender from, MemorySegment h, MemorySegment data, MemorySegment replyEp) {
         try {
-            apply(t.region(), h, data);
+            apply(t, h, data, replyEp);
         } catch (Throwable e) {
             complain("applying a put-with-signal message failed: " + e);
         }
@@ -315,6 +331,45 @@ final class SignalMessages {
         return Ucx.OK;
     }
 
+    /**
+     * Sends a batch's get reply ({@code reply}: its header's room, then the data) to {@code replyEp};
+     * the memory is kept until UCX is done with it, and earlier replies' memory is let go once theirs are.
+     */
+    private static void reply(Target t, MemorySegment replyEp, long number, MemorySegment reply) throws Throwable {
+        while (!t.replies().isEmpty()
+                && (int) t.ucx().requestCheckStatus.invokeExact(t.replies().peekFirst().request()) != Ucx.INPROGRESS) {
+            t.ucx().requestFree.invokeExact(t.replies().pollFirst().request());
+        }
+        if (replyEp.address() == 0) {
+            complain("a batch with gets came without a reply endpoint");
+            return;
+        }
+        reply.set(JAVA_INT, 0, t.rank());
+        reply.set(JAVA_LONG, 8, number);
+        MemorySegment data = reply.asSlice(REPLY_HEADER_BYTES);
+        MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(replyEp, GET_REPLY,
+                reply.asSlice(0, REPLY_HEADER_BYTES), REPLY_HEADER_BYTES, data, data.byteSize(), t.answerParam());
+        if (request.address() != 0 && !Ucx.isError(request)) {
+            t.replies().addLast(new InFlight(request, reply));
+        } // a failed reply: the sender's endpoint to us fails, and its wait says so
+    }
+
+    /** A batch's get reply arrived at the sending channel's worker. */
+    private static int onReply(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
+            MemorySegment param) {
+        try {
+            Listener to = SENDERS.get(arg.address());
+            if (to != null && headerLength == REPLY_HEADER_BYTES) {
+                MemorySegment h = header.reinterpret(REPLY_HEADER_BYTES);
+                to.replied().accept(h.get(JAVA_INT_UNALIGNED, 0), h.get(JAVA_LONG_UNALIGNED, 8),
+                        length == 0 ? MemorySegment.NULL : data.reinterpret(length));
+            }
+        } catch (Throwable e) {
+            complain("taking a get reply failed: " + e);
+        }
+        return Ucx.OK;
+    }
+
     private static void answer(Target t, Sender from, MemorySegment replyEp) throws Throwable {
         MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(replyEp, ACK, from.answer(t.rank()),
                 ANSWER_BYTES, MemorySegment.NULL, 0L, t.answerParam());
@@ -323,7 +378,8 @@ final class SignalMessages {
         } // a failed answer: the sender's endpoint to us fails, and its wait says so
     }
 
-    private static void apply(MemorySegment region, MemorySegment h, MemorySegment data) {
+    private static void apply(Target t, MemorySegment h, MemorySegment data, MemorySegment replyEp) throws Throwable {
+        MemorySegment region = t.region();
         long offset = h.get(JAVA_LONG_UNALIGNED, 0), signalOffset = h.get(JAVA_LONG_UNALIGNED, 8);
         long signal = h.get(JAVA_LONG_UNALIGNED, 16);
         // The stores of the messages applied before this one (in their sender's order) become
@@ -332,7 +388,17 @@ final class SignalMessages {
         VarHandle.releaseFence();
         long flags = h.get(JAVA_LONG_UNALIGNED, 24);
         if ((flags & FLAG_BATCH) != 0) {
-            Batch.apply(region, data);
+            if (signal == 0) {
+                Batch.apply(region, data, null);
+                return;
+            }
+            // its gets' data goes back in one reply, sent even when applying failed (the sender's quiet waits for it)
+            MemorySegment reply = Arena.ofAuto().allocate(REPLY_HEADER_BYTES + signal, 8);
+            try {
+                Batch.apply(region, data, reply.asSlice(REPLY_HEADER_BYTES));
+            } finally {
+                reply(t, replyEp, h.get(JAVA_LONG_UNALIGNED, 40), reply);
+            }
             return;
         }
         if (data.byteSize() > 0) {
@@ -352,10 +418,10 @@ final class SignalMessages {
     private static int onAck(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
             MemorySegment param) {
         try {
-            Answered acked = SENDERS.get(arg.address());
-            if (acked != null && headerLength == ANSWER_BYTES) {
+            Listener to = SENDERS.get(arg.address());
+            if (to != null && headerLength == ANSWER_BYTES) {
                 MemorySegment h = header.reinterpret(ANSWER_BYTES);
-                acked.accept(h.get(JAVA_INT_UNALIGNED, 0), h.get(JAVA_LONG_UNALIGNED, 8));
+                to.answered().accept(h.get(JAVA_INT_UNALIGNED, 0), h.get(JAVA_LONG_UNALIGNED, 8));
             }
         } catch (Throwable e) {
             complain("counting an acknowledgement failed: " + e);

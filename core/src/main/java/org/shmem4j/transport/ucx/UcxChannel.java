@@ -75,6 +75,10 @@ final class UcxChannel implements Channel {
     private final boolean putsAsMessages;
     /** A session's batches (made by the first session that batches), sent as {@link Signals} messages. */
     private Batches<MemorySegment> batches;
+    /** Batches whose gets' reply is awaited, by PE and message number: where the data goes, in order. */
+    private final java.util.Map<Reply, List<MemorySegment>> gets = new java.util.HashMap<>();
+
+    private record Reply(int pe, long number) {}
 
     /** An operation in flight (its request may be null when it completed at once) and its delivery at quiet. */
     private record Pending(int pe, MemorySegment request, Runnable atQuiet, String what) {}
@@ -341,7 +345,7 @@ final class UcxChannel implements Channel {
             queryParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
             answeredParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
             answeredParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
-            listening = SignalMessages.listen(ucx, worker, this::answered);
+            listening = SignalMessages.listen(ucx, worker, this::answered, UcxChannel.this::replied);
         }
 
         /** True while a query or message waits for its answer, which arrives at this channel's worker. */
@@ -419,7 +423,11 @@ final class UcxChannel implements Channel {
          */
         MemorySegment sendBatch(Batch batch) throws Throwable {
             int pe = batch.pe();
-            MemorySegment request = post(pe, batch.header(), 0, 0, 0, SignalMessages.FLAG_BATCH, batch.records(), "session batch");
+            MemorySegment request = post(pe, batch.header(), 0, 0, batch.replyBytes(), SignalMessages.FLAG_BATCH, batch.records(),
+                    "session batch");
+            if (batch.replyBytes() > 0) {
+                gets.put(new Reply(pe, sent[pe]), List.copyOf(batch.destinations()));
+            }
             if (batch.fenced()) {
                 fencedMessages.set(pe);
             }
@@ -439,7 +447,8 @@ final class UcxChannel implements Channel {
             boolean answer = !raise && asksForAnswer(pe);
             SignalMessages.header(h, offset, signalOffset, signal, answer ? flags | SignalMessages.FLAG_ANSWER : flags, key,
                     sent[pe] + 1);
-            MemorySegment how = answer ? answeredParam : param; // a local: invokeExact types a conditional as Object
+            boolean getsReply = (flags & SignalMessages.FLAG_BATCH) != 0 && signal > 0; // the target needs our address
+            MemorySegment how = answer || getsReply ? answeredParam : param; // a local: invokeExact types a conditional as Object
             MemorySegment request = inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
                     SignalMessages.HEADER_BYTES, data, data.byteSize(), how), what, pe);
             sent[pe]++;
@@ -831,6 +840,9 @@ final class UcxChannel implements Channel {
     @Override
     public void getNbi(MemorySegment dst, int pe, long offset) {
         locked("get_nbi", pe, () -> {
+            if (batches != null && batches.get(pe, offset, dst)) {
+                return 0;
+            }
             unbatched(pe);
             MemorySegment ep = rmaEndpoint(pe, "get_nbi");
             MemorySegment into = dst.isNative() ? dst : staging.allocate(dst.byteSize());
@@ -1002,6 +1014,41 @@ final class UcxChannel implements Channel {
         });
     }
 
+    /** A batch's get reply: its data goes into the destinations, in order (inside this channel's worker progress). */
+    private void replied(int pe, long number, MemorySegment data) {
+        List<MemorySegment> into = gets.remove(new Reply(pe, number));
+        if (into == null) {
+            return; // not ours, or a repeat: UCX delivers each message once, so only a corrupt one
+        }
+        long at = 0;
+        for (MemorySegment dst : into) {
+            long bytes = Math.min(dst.byteSize(), Math.max(0, data.byteSize() - at));
+            MemorySegment.copy(data, at, dst, 0, bytes);
+            at += (dst.byteSize() + 7) & ~7L;
+        }
+    }
+
+    /** Waits for the get replies of the batches sent to {@code pe} (every PE when negative); a PE gone fails it. */
+    private void awaitGets(int pe) throws Throwable {
+        for (int round = 0; gets.keySet().stream().anyMatch(r -> pe < 0 || r.pe() == pe); round++) {
+            if ((int) ucx.workerProgress.invokeExact(worker) > 0) {
+                continue;
+            }
+            for (Reply r : gets.keySet()) {
+                int failure = failures.get(r.pe());
+                if (failure != Ucx.OK) {
+                    throw transport.peerLost(r.pe(), "quiet: PE " + r.pe() + " is unreachable, its UCX endpoint failed with the"
+                            + " reply to batched gets outstanding: " + ucx.describe(failure));
+                }
+            }
+            transport.progressHome();
+            if (round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
+                transport.checkAlive();
+            }
+            pause(round);
+        }
+    }
+
     /** A session's batches travel as {@link Signals} messages; their memory is the channel's. */
     @Override
     public void startBatching(Batches.Limits limits, long totalOps) {
@@ -1095,6 +1142,7 @@ final class UcxChannel implements Channel {
             }
             await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
             signals.complete(-1);
+            awaitGets(-1);
             finish(-1);
             return 0;
         });
@@ -1109,6 +1157,7 @@ final class UcxChannel implements Channel {
             if (ep != null) { // else nothing was ever issued to it
                 await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
                 signals.complete(pe);
+                awaitGets(pe);
                 finish(pe);
             }
             return 0;
@@ -1161,7 +1210,7 @@ final class UcxChannel implements Channel {
             try {
                 // Only replies to this channel's operations arrive at its worker: with none in
                 // flight, a waiter's poll costs one worker's progress instead of two.
-                if (!closed && (!pending.isEmpty() || posted.any() || signals.any())) {
+                if (!closed && (!pending.isEmpty() || posted.any() || signals.any() || !gets.isEmpty())) {
                     advanced += (int) ucx.workerProgress.invokeExact(worker);
                 }
             } catch (Throwable t) {

@@ -502,6 +502,23 @@ class UcxChannelTest extends ChannelContract {
                 assertTrue(messages <= 2L * n * 16 / (8192 - 48) + 2, messages + " messages for " + 2 * n + " operations");
                 assertEquals(n, regions[1].get(ValueLayout.JAVA_LONG, 16384));
                 assertEquals(n - 1, regions[1].get(ValueLayout.JAVA_LONG, 16392 + 8L * ((n - 1) % 512)));
+                // nbi gets gathered: one reply per batch, delivered by quiet into the Java heap too
+                for (int i = 0; i < 1024; i++) {
+                    regions[1].set(ValueLayout.JAVA_LONG, 32768 + 8L * i, 7L * i);
+                }
+                long[] into = new long[n];
+                before = c.messagesSent(1);
+                c.startBatching(new org.shmem4j.transport.Batches.Limits(8192, 1 << 20, Long.MAX_VALUE), Long.MAX_VALUE);
+                for (int i = 0; i < n; i++) {
+                    c.getNbi(MemorySegment.ofArray(into).asSlice(8L * i, 8), 1, 32768 + 8L * ((i * 31) % 1024));
+                }
+                batched = c.stopBatching();
+                c.quiet();
+                assertEquals(n, batched.ops());
+                assertTrue(c.messagesSent(1) - before <= n * 8 / (8192 - 48) + 2, (c.messagesSent(1) - before) + " messages");
+                for (int i = 0; i < n; i++) {
+                    assertEquals(7L * ((i * 31) % 1024), into[i], "get " + i);
+                }
                 c.close();
             } finally {
                 t[0].close();
