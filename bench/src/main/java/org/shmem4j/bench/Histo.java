@@ -2,6 +2,8 @@ package org.shmem4j.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 import org.shmem4j.Context;
 import org.shmem4j.SessionConfig;
 import org.shmem4j.Shmem;
@@ -25,8 +27,10 @@ import org.shmem4j.SymmetricLongArray;
  * {@code SHMEM_BATCH_ALL} of the library); where nothing batches, both modes do the same work.
  *
  * <p>Sizes: {@code HISTO_UPDATES} (N per PE per repeat, default {@value #UPDATES}, times
- * PEER_SCALE percent) and {@code HISTO_TABLE} (T, default {@value #TABLE}, as bale). At most 3
- * repeats (median printed); {@link Warmup} rounds of each part run first (another stream).
+ * PEER_SCALE percent) and {@code HISTO_TABLE} (T, default {@value #TABLE}, as bale);
+ * {@code HISTO_MODES} (default {@code plain,session}) the modes to run ({@code session} alone in
+ * bench/batch-sweep.sh). At most 3 repeats (median printed); {@link Warmup} rounds of each part run
+ * first (another stream).
  *
  * <p>Output: {@code histo op=add|p mode=plain|session pes=<n> Mups=<million updates/s, all PEs together>}.
  */
@@ -76,6 +80,20 @@ public final class Histo {
                 }
                 return 2;
             }
+            String modes = System.getenv().getOrDefault("HISTO_MODES", "plain,session");
+            List<Boolean> sessions = new ArrayList<>();
+            for (String mode : modes.split(",")) {
+                switch (mode.trim()) {
+                    case "plain" -> sessions.add(false);
+                    case "session" -> sessions.add(true);
+                    default -> {
+                        if (me == 0) {
+                            System.err.println("histo: HISTO_MODES is a list of plain and session: " + modes);
+                        }
+                        return 2;
+                    }
+                }
+            }
             int nrep = Math.min(MAX_REPS, knobs.reps());
             SymmetricLongArray counts = shmem.calloc(ValueLayout.JAVA_LONG, t);
             SymmetricLongArray slots = shmem.calloc(ValueLayout.JAVA_LONG, t * np);
@@ -83,7 +101,7 @@ public final class Histo {
             try (Context ctx = shmem.ctxCreate(0)) {
                 Histo bench = new Histo(shmem, ctx, counts, slots, t);
                 for (boolean p : new boolean[] {false, true}) {
-                    for (boolean session : new boolean[] {false, true}) {
+                    for (boolean session : sessions) {
                         bench.part(knobs, p, session, n, nrep, sum);
                     }
                 }
