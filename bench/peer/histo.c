@@ -102,13 +102,7 @@ int main(void)
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         psync[i] = SHMEM_SYNC_VALUE;
     n_upd = scaled(env_long("HISTO_UPDATES", 1L << 17));
-    t_size = env_long("HISTO_TABLE", 1000);
-    if (t_size < 1 || t_size > 0x7FFFFFFFL) {
-        if (me == 0)
-            fprintf(stderr, "histo: HISTO_TABLE must be in [1, 2^31): %ld\n", t_size);
-        shmem_finalize();
-        return 2;
-    }
+    t_size = env_table_size("histo", "HISTO_TABLE", 1000);
     int nrep = reps() > 3 ? 3 : reps();
     counts = must_malloc_sym(sizeof(long) * (size_t)t_size);
     slots = must_malloc_sym(sizeof(long) * (size_t)(t_size * np));

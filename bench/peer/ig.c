@@ -61,13 +61,7 @@ int main(void)
     me = shmem_my_pe();
     np = shmem_n_pes();
     m_gets = scaled(env_long("IG_GETS", 1L << 14));
-    t_size = env_long("IG_TABLE", 100000);
-    if (t_size < 1 || t_size > 0x7FFFFFFFL) {
-        if (me == 0)
-            fprintf(stderr, "ig: IG_TABLE must be in [1, 2^31): %ld\n", t_size);
-        shmem_finalize();
-        return 2;
-    }
+    t_size = env_table_size("ig", "IG_TABLE", 100000);
     int nrep = reps() > 3 ? 3 : reps();
     table = must_malloc_sym(sizeof(long) * (size_t)t_size);
     tgt = malloc(sizeof(long) * (size_t)m_gets);

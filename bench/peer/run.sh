@@ -9,6 +9,7 @@
 #   PEER_REPS=7      timed repeats per measurement; the median is printed
 #   PEER_SCALE=100   iteration counts in percent (e.g. 20 for a quick look)
 #   PEER_TIMEOUT=180 seconds allowed per program
+#   PEER_PROGS="put_lat ... histo ig"   the programs to build and run (default: all ten)
 #   HISTO_UPDATES, HISTO_TABLE, IG_GETS, IG_TABLE   histo.c's and ig.c's sizes (see there; the
 #                    PEs inherit the environment)
 #   PEER_UCX_TLS=    if set, passed to the PEs as UCX_TLS (e.g. tcp,self to force
@@ -32,7 +33,7 @@ runs=${1:-1}
 np=${PEER_NP:-2}
 limit=${PEER_TIMEOUT:-180}
 build=build
-progs="put_lat get_lat put_bw msgrate amo barrier coll gups histo ig"
+progs=${PEER_PROGS:-put_lat get_lat put_bw msgrate amo barrier coll gups histo ig}
 tls=${PEER_UCX_TLS:-}
 cflags="-O2 -std=gnu11 -Wall -Wextra"
 

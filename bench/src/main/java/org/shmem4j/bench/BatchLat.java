@@ -59,10 +59,7 @@ public final class BatchLat {
     /** Runs the benchmark on this PE; returns the exit status (1: fewer than 2 PEs). */
     public static int run(Knobs knobs) {
         try (Shmem shmem = Shmem.init()) {
-            if (shmem.nPes() < 2) {
-                if (shmem.myPe() == 0) {
-                    System.err.println("batch_lat: needs at least 2 PEs");
-                }
+            if (Bench.fewerThanTwoPes(shmem, "batch_lat")) {
                 return 1;
             }
             SymmetricLongArray flag = shmem.calloc(ValueLayout.JAVA_LONG, 1);

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
+import org.shmem4j.Shmem;
 
 /** Helpers shared by the benchmark programs (the Java side of peer/common.h). */
 final class Bench {
@@ -17,6 +18,32 @@ final class Bench {
         double[] s = Arrays.copyOf(v, n);
         Arrays.sort(s);
         return (n % 2 == 1) ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    }
+
+    /** True (and PE 0 says so on stderr) when the job has fewer than 2 PEs, which {@code prog} needs. */
+    static boolean fewerThanTwoPes(Shmem shmem, String prog) {
+        if (shmem.nPes() >= 2) {
+            return false;
+        }
+        if (shmem.myPe() == 0) {
+            System.err.println(prog + ": needs at least 2 PEs");
+        }
+        return true;
+    }
+
+    /**
+     * A table-size knob ({@code HISTO_TABLE}, {@code IG_TABLE}): {@link #envLong}, which must be in
+     * [1, 2^31); else PE 0 says so on stderr and the result is -1.
+     */
+    static long envTableSize(Shmem shmem, String prog, String name, long def) {
+        long t = envLong(name, def);
+        if (t >= 1 && t <= Integer.MAX_VALUE) {
+            return t;
+        }
+        if (shmem.myPe() == 0) {
+            System.err.println(prog + ": " + name + " must be in [1, 2^31): " + t);
+        }
+        return -1;
     }
 
     /** Microseconds per operation from a nanosecond interval. */

@@ -3,7 +3,6 @@ package org.shmem4j.bench;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.shmem4j.Context;
-import org.shmem4j.SessionConfig;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 
@@ -39,15 +38,14 @@ public final class Gups {
     private final Shmem shmem;
     private final SymmetricLongArray table;
     private final int np;
-    /** The session's context ({@code op=xor mode=session}). */
-    private final Context ctx;
-    private SessionConfig config;
+    /** Plain passes, and those of {@code op=xor mode=session} on a created context. */
+    private final SessionPass frame;
 
     private Gups(Shmem shmem, SymmetricLongArray table, Context ctx) {
         this.shmem = shmem;
         this.table = table;
         this.np = shmem.nPes();
-        this.ctx = ctx;
+        this.frame = new SessionPass(shmem, ctx);
     }
 
     public static void main(String[] args) {
@@ -72,7 +70,6 @@ public final class Gups {
             shmem.barrierAll();
             Context ctx = shmem.ctxCreate(0);
             Gups bench = new Gups(shmem, table, ctx);
-            bench.config = new SessionConfig(updates);
 
             for (int op = 0; op < 3; op++) {            // xor, add, xor in a session
                 boolean xor = op != 1;
@@ -136,12 +133,7 @@ public final class Gups {
      * (on the default context, or on {@link #ctx} in a session); seconds.
      */
     private double pass(boolean xor, boolean session, long updates, long seed) {
-        Context c = session ? ctx : shmem;
-        shmem.barrierAll();
-        long t0 = System.nanoTime();
-        if (session) {
-            ctx.sessionStart(Context.SESSION_BATCH, config, Context.SESSION_TOTAL_OPS);
-        }
+        Context c = frame.begin(session, updates);
         long s = seed;
         long n = np;
         if (xor) {
@@ -159,11 +151,6 @@ public final class Gups {
                 c.atomicAdd(table, s & MASK, 1L, (int) ((s >>> TABLE_LOG2) % n));
             }
         }
-        if (session) {
-            ctx.sessionStop();
-        }
-        c.quiet();
-        shmem.barrierAll();
-        return (System.nanoTime() - t0) / 1e9;
+        return frame.end();
     }
 }

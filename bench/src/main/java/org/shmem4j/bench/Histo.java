@@ -4,8 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.shmem4j.Context;
-import org.shmem4j.SessionConfig;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 
@@ -28,11 +28,12 @@ import org.shmem4j.SymmetricLongArray;
  *
  * <p>Sizes: {@code HISTO_UPDATES} (N per PE per repeat, default {@value #UPDATES}, times
  * PEER_SCALE percent) and {@code HISTO_TABLE} (T, default {@value #TABLE}, as bale);
- * {@code HISTO_MODES} (default {@code plain,session}) the modes to run ({@code session} alone in
- * bench/batch-sweep.sh). At most 3 repeats (median printed); {@link Warmup} rounds of each part run
+ * {@code HISTO_MODES} (default {@code plain,session}) the modes to run, in order: {@code session}
+ * alone in bench/batch-sweep.sh; {@code ctx} (the created context, no session) separates what the
+ * context does from what the session does. At most 3 repeats (median printed); {@link Warmup} rounds of each part run
  * first (another stream).
  *
- * <p>Output: {@code histo op=add|p mode=plain|session pes=<n> Mups=<million updates/s, all PEs together>}.
+ * <p>Output: {@code histo op=add|p mode=plain|ctx|session pes=<n> Mups=<million updates/s, all PEs together>}.
  */
 public final class Histo {
     static final long UPDATES = 1L << 17;
@@ -40,17 +41,16 @@ public final class Histo {
     static final int MAX_REPS = 3;
 
     private final Shmem shmem;
-    private final Context ctx;
+    private final SessionPass frame;
     private final SymmetricLongArray counts;
     private final SymmetricLongArray slots;
     private final int me;
     private final int np;
     private final long t;
-    private SessionConfig config;
 
     private Histo(Shmem shmem, Context ctx, SymmetricLongArray counts, SymmetricLongArray slots, long t) {
         this.shmem = shmem;
-        this.ctx = ctx;
+        this.frame = new SessionPass(shmem, ctx);
         this.counts = counts;
         this.slots = slots;
         this.me = shmem.myPe();
@@ -73,25 +73,20 @@ public final class Histo {
             int me = shmem.myPe();
             int np = shmem.nPes();
             long n = knobs.scaled(Bench.envLong("HISTO_UPDATES", UPDATES));
-            long t = Bench.envLong("HISTO_TABLE", TABLE);
-            if (t < 1 || t > Integer.MAX_VALUE) {
-                if (me == 0) {
-                    System.err.println("histo: HISTO_TABLE must be in [1, 2^31): " + t);
-                }
+            long t = Bench.envTableSize(shmem, "histo", "HISTO_TABLE", TABLE);
+            if (t < 0) {
                 return 2;
             }
             String modes = System.getenv().getOrDefault("HISTO_MODES", "plain,session");
-            List<Boolean> sessions = new ArrayList<>();
+            List<SessionPass.Mode> sessions = new ArrayList<>();
             for (String mode : modes.split(",")) {
-                switch (mode.trim()) {
-                    case "plain" -> sessions.add(false);
-                    case "session" -> sessions.add(true);
-                    default -> {
-                        if (me == 0) {
-                            System.err.println("histo: HISTO_MODES is a list of plain and session: " + modes);
-                        }
-                        return 2;
+                try {
+                    sessions.add(SessionPass.Mode.valueOf(mode.trim().toUpperCase(Locale.ROOT)));
+                } catch (IllegalArgumentException e) {
+                    if (me == 0) {
+                        System.err.println("histo: HISTO_MODES is a list of plain, ctx and session: " + modes);
                     }
+                    return 2;
                 }
             }
             int nrep = Math.min(MAX_REPS, knobs.reps());
@@ -101,7 +96,7 @@ public final class Histo {
             try (Context ctx = shmem.ctxCreate(0)) {
                 Histo bench = new Histo(shmem, ctx, counts, slots, t);
                 for (boolean p : new boolean[] {false, true}) {
-                    for (boolean session : sessions) {
+                    for (SessionPass.Mode session : sessions) {
                         bench.part(knobs, p, session, n, nrep, sum);
                     }
                 }
@@ -114,8 +109,7 @@ public final class Histo {
     }
 
     /** One line: warm-up, {@code nrep} timed passes, the check. */
-    private void part(Knobs knobs, boolean p, boolean session, long n, int nrep, SymmetricLongArray sum) {
-        config = new SessionConfig(n);
+    private void part(Knobs knobs, boolean p, SessionPass.Mode session, long n, int nrep, SymmetricLongArray sum) {
         try (Warmup warmup = new Warmup(shmem, knobs)) {
             long t0 = System.nanoTime();
             long w = knobs.warmup(n / 10 + 1, 8);
@@ -140,21 +134,16 @@ public final class Histo {
             checkCounts(n * np * nrep, sum);
         }
         if (me == 0) {
-            Bench.line("histo op=%s mode=%s pes=%d Mups=%.3f", p ? "p" : "add", session ? "session" : "plain", np,
+            Bench.line("histo op=%s mode=%s pes=%d Mups=%.3f", p ? "p" : "add", session.label(), np,
                     Bench.median(v, nrep));
         }
         shmem.barrierAll();
     }
 
     /** {@code n} updates from the stream {@code seed}, barrier to barrier; seconds. */
-    private double pass(boolean p, boolean session, long n, long seed) {
-        Context c = session ? ctx : shmem;
+    private double pass(boolean p, SessionPass.Mode session, long n, long seed) {
         long base = me * t;
-        shmem.barrierAll();
-        long t0 = System.nanoTime();
-        if (session) {
-            ctx.sessionStart(Context.SESSION_BATCH, config, Context.SESSION_TOTAL_OPS);
-        }
+        Context c = frame.begin(session, n);
         long s = seed;
         if (p) {
             for (long u = 0; u < n; u++) {
@@ -170,12 +159,7 @@ public final class Histo {
                 c.atomicAdd(counts, Bench.lowBelow(z, t), 1L, (int) Bench.highBelow(z, np));
             }
         }
-        if (session) {
-            ctx.sessionStop();
-        }
-        c.quiet();
-        shmem.barrierAll();
-        return (System.nanoTime() - t0) / 1e9;
+        return frame.end();
     }
 
     /** op=add: the sum of all PEs' counts (a sum reduce) must be {@code want}; then zeroes them. */

@@ -3,7 +3,6 @@ package org.shmem4j.bench;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.shmem4j.Context;
-import org.shmem4j.SessionConfig;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 
@@ -31,17 +30,16 @@ public final class IndexGather {
     static final int MAX_REPS = 3;
 
     private final Shmem shmem;
-    private final Context ctx;
+    private final SessionPass frame;
     private final SymmetricLongArray table;
     private final SymmetricLongArray target;
     private final int me;
     private final int np;
     private final long t;
-    private SessionConfig config;
 
     private IndexGather(Shmem shmem, Context ctx, SymmetricLongArray table, SymmetricLongArray target, long t) {
         this.shmem = shmem;
-        this.ctx = ctx;
+        this.frame = new SessionPass(shmem, ctx);
         this.table = table;
         this.target = target;
         this.me = shmem.myPe();
@@ -63,11 +61,8 @@ public final class IndexGather {
         try (Shmem shmem = Shmem.init()) {
             int me = shmem.myPe();
             long m = knobs.scaled(Bench.envLong("IG_GETS", GETS));
-            long t = Bench.envLong("IG_TABLE", TABLE);
-            if (t < 1 || t > Integer.MAX_VALUE) {
-                if (me == 0) {
-                    System.err.println("ig: IG_TABLE must be in [1, 2^31): " + t);
-                }
+            long t = Bench.envTableSize(shmem, "ig", "IG_TABLE", TABLE);
+            if (t < 0) {
                 return 2;
             }
             int nrep = Math.min(MAX_REPS, knobs.reps());
@@ -92,7 +87,6 @@ public final class IndexGather {
 
     /** One line: warm-up, {@code nrep} timed passes, each checked. */
     private void part(Knobs knobs, boolean nbi, boolean session, long m, int nrep) {
-        config = new SessionConfig(m);
         try (Warmup warmup = new Warmup(shmem, knobs)) {
             long t0 = System.nanoTime();
             long w = Math.min(m, knobs.warmup(m / 10 + 1, 8));
@@ -118,12 +112,7 @@ public final class IndexGather {
 
     /** {@code m} gathers from the stream {@code seed} into {@code target[0 .. m)}, barrier to barrier; seconds. */
     private double pass(boolean nbi, boolean session, long m, long seed) {
-        Context c = session ? ctx : shmem;
-        shmem.barrierAll();
-        long t0 = System.nanoTime();
-        if (session) {
-            ctx.sessionStart(Context.SESSION_BATCH, config, Context.SESSION_TOTAL_OPS);
-        }
+        Context c = frame.begin(session, m);
         long s = seed;
         if (nbi) {
             for (long i = 0; i < m; i++) {
@@ -138,12 +127,7 @@ public final class IndexGather {
                 c.get(target, i, table, Bench.lowBelow(z, t), 1, (int) Bench.highBelow(z, np));
             }
         }
-        if (session) {
-            ctx.sessionStop();
-        }
-        c.quiet();
-        shmem.barrierAll();
-        return (System.nanoTime() - t0) / 1e9;
+        return frame.end();
     }
 
     /** Every gathered word must be the table's word its draw named. */
