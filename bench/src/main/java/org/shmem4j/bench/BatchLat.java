@@ -67,8 +67,9 @@ public final class BatchLat {
             shmem.barrierAll();
             try (Context ctx = shmem.ctxCreate(0)) {
                 BatchLat bench = new BatchLat(shmem, ctx, flag, answer);
-                bench.part(knobs, false);
-                bench.part(knobs, true);
+                int warmHeld = bench.warmUp(knobs, false) + bench.warmUp(knobs, true);
+                bench.part(knobs, false, warmHeld);
+                bench.part(knobs, true, warmHeld);
             }
             answer.close();
             flag.close();
@@ -76,19 +77,27 @@ public final class BatchLat {
         }
     }
 
-    private void part(Knobs knobs, boolean session) {
-        int me = shmem.myPe();
-        int nrep = knobs.reps();
-        long iters = knobs.scaled(ROUND_TRIPS);
+    /**
+     * {@link Warmup} rounds of one mode; both modes warm up before either is timed (measured: at 2
+     * PEs on one node, whichever mode was timed first right after its own warm-up took 2-30x the
+     * round trip of the other, whatever the order). Returns the round trips held.
+     */
+    private int warmUp(Knobs knobs, boolean session) {
         held = 0;
         try (Warmup warmup = new Warmup(shmem, knobs)) {
             long t0 = System.nanoTime();
-            long n = Math.max(iters / 10, 1);
+            long n = Math.max(knobs.scaled(ROUND_TRIPS) / 10, 1);
             do {
                 repeat(session, n);
             } while (warmup.again(t0));
         }
-        int warmHeld = held;
+        return held;
+    }
+
+    private void part(Knobs knobs, boolean session, int warmHeld) {
+        int me = shmem.myPe();
+        int nrep = knobs.reps();
+        long iters = knobs.scaled(ROUND_TRIPS);
         held = 0;
         double[] v = new double[nrep];
         for (int r = 0; r < nrep; r++) {
@@ -96,7 +105,7 @@ public final class BatchLat {
         }
         if (me == 0) {
             if (held + warmHeld > 0) {
-                Bench.line("# batch_lat mode=%s held=%d (warm-up %d): answers not seen within %d ms, until a quiet",
+                Bench.line("# batch_lat mode=%s held=%d (warm-ups %d): answers not seen within %d ms, until a quiet",
                         session ? "session" : "plain", held, warmHeld, HOLD_MS);
             }
             Bench.line("batch_lat op=add mode=%s pes=%d us=%.3f", session ? "session" : "plain", shmem.nPes(),
