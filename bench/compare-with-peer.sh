@@ -6,8 +6,9 @@
 # Writes peer-results/c-<stamp>-<i>.txt, peer-results/java-<stamp>-<i>.txt,
 # peer-results/compare-<stamp>.md and, when gnuplot is installed, the figures of bench/plot.sh in
 # peer-results/plots-<stamp>/ (peer-results/ is git-ignored).
-# Knobs: NP (or PEER_NP, default 2), PEER_REPS, PEER_SCALE (both sides); PEER_DIR (the C peer's
-# folder, default bench/peer; it is copied to a temporary directory because its run.sh writes
+# Knobs: NP (or PEER_NP, default 2), PEER_REPS, PEER_SCALE (both sides); PROGS="histo ig gups"
+# (the programs of both sides, default all: a Java-only name is just not run on the C side);
+# PEER_DIR (the C peer's folder, default bench/peer; it is copied to a temporary directory because its run.sh writes
 # results and build/ next to itself); the knobs of bench/run.sh and bench/peer/run.sh. Needs: oshcc and oshrun (apt-get install -y openmpi-bin libopenmpi-dev), gcc, python3.
 # NODES=K (K > 1) compares the network path: the Java PEs on K pseudo-nodes (UCX over tcp), the C
 # peer's PEs forced onto UCX's tcp transport (PEER_UCX_TLS, default tcp,self) and its MPI-based
@@ -34,6 +35,17 @@ cp -r "$peer_src/." "$work/"
 rm -f "$work"/results-*.txt          # only this run's C results are wanted
 rm -rf "$work/build"
 
+# PROGS: the Java side runs them all, the C side those it has (a C program per name in the peer's folder)
+jprogs=${PROGS:-}
+cprogs=""
+for p in $jprogs; do
+    [ -f "$work/$p.c" ] && cprogs="$cprogs $p"
+done
+cprogs=${cprogs# }
+if [ -n "$jprogs" ] && [ -z "$cprogs" ]; then
+    echo "compare-with-peer.sh: the C peer has none of PROGS='$jprogs'" >&2; exit 1
+fi
+
 nodes=${NODES:-1}
 if [ "$nodes" -gt 1 ]; then
     export NODES=$nodes PEER_UCX_TLS=${PEER_UCX_TLS:-tcp,self}
@@ -53,7 +65,7 @@ cfiles=() jfiles=() ufiles=()
 failed=0
 for i in $(seq 1 "$passes"); do
     echo "compare-with-peer.sh: pass $i of $passes: C" >&2
-    (cd "$work" && ./run.sh 1) > "peer-results/c-$stamp-$i.log" 2>&1 || failed=1
+    (cd "$work" && PEER_PROGS="$cprogs" ./run.sh 1) > "peer-results/c-$stamp-$i.log" 2>&1 || failed=1
     newest=$(ls -t "$work"/results-*.txt 2>/dev/null | head -1)
     if [ -z "$newest" ]; then
         echo "compare-with-peer.sh: the C peer wrote no results (see peer-results/c-$stamp-$i.log)" >&2
@@ -70,7 +82,7 @@ for i in $(seq 1 "$passes"); do
     fi
 
     echo "compare-with-peer.sh: pass $i of $passes: Java" >&2
-    bench/run.sh > "peer-results/java-$stamp-$i.txt" || failed=1
+    bench/run.sh $jprogs > "peer-results/java-$stamp-$i.txt" || failed=1
     jfiles+=("peer-results/java-$stamp-$i.txt")
 done
 

@@ -8,9 +8,11 @@
 #            bench/peer/compare.py and bench/plot.sh read; table: OSU-style tables, one per
 #            benchmark ('# Size  Latency (us)'), printed when the run ends (comments as they come);
 #            csv: benchmark, a column per parameter, unit, value. FORMAT=... does the same.
-#   PROGRAM: put_lat get_lat put_bw msgrate amo barrier coll gups
-#                                       team_create msgrate_threads (default: these ten, the C peer's
+#   PROGRAM: put_lat get_lat put_bw msgrate amo barrier coll gups histo ig
+#                                       team_create msgrate_threads (default: these twelve, the C peer's
 #                                       first, in its order), or
+#                                       batch_lat (no C peer): the round trip of a lone add in a
+#                                       SESSION_BATCH session against plain (bench/batch-sweep.sh), or
 #                                       reduce_algo / reduce_algo_hosts (no C peer): the teams paper's
 #                                       figure-4 float sum reduce, one job per reduce algorithm of
 #                                       the catalog (SHMEM_REDUCE_ALGORITHM=<name>, 'auto' included);
@@ -29,6 +31,10 @@
 #   BENCH_TIMEOUT=300   seconds allowed per program
 #   BENCH_IDLE_WAIT=60  seconds to wait, before each program, for the machine to go idle (<10% busy);
 #                       the busy share seen is logged (as the C peer's run.sh does)
+#   HISTO_UPDATES=131072 HISTO_TABLE=1000   histo's updates per PE per repeat (times PEER_SCALE %) and
+#                       table entries per PE; IG_GETS=16384 IG_TABLE=100000 the same for ig (both sides
+#                       read them; bench/peer/run.sh passes the environment on)
+#   SHMEM_BATCH_BYTES, SHMEM_BATCH_ALL   the library's batching knobs (issue 26), passed through
 #   NODES=K             spread the PEs over K pseudo-nodes (oshrun --nodes K): peers of other nodes
 #                       are reached through the network engine (UCX over tcp), and every result
 #                       line gets a path=ucx field before its value (put the same field into the C
@@ -61,7 +67,7 @@ esac
 np=${NP:-2}
 limit=${BENCH_TIMEOUT:-300}
 progs=("$@")
-[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate amo barrier coll gups team_create msgrate_threads)
+[ ${#progs[@]} -eq 0 ] && progs=(put_lat get_lat put_bw msgrate amo barrier coll gups histo ig team_create msgrate_threads)
 # Serial GC and a fixed, pre-touched heap: the programs allocate nothing in their timed loops,
 # so the collector only has to stay out of the way; the big buffers are native (Arena) memory.
 jvm_opts=${BENCH_JVM_OPTS:--XX:+UseSerialGC -Xms256m -Xmx256m -XX:+AlwaysPreTouch}
@@ -148,6 +154,7 @@ run_programs() {
     [ -x bin/oshrun ] || echo "# WARNING: PEs are threads of one JVM, not processes: figures are indicative only"
     echo "# mode: $mode"
     echo "# knobs: NP=$np PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100} BENCH_WARMUP_SCALE=${BENCH_WARMUP_SCALE:-1} BENCH_JIT_WARMUP=${BENCH_JIT_WARMUP:-1}"
+    echo "# sizes and batching: $(env | grep -E '^(HISTO_|IG_|SHMEM_BATCH_)' | sort | tr '\n' ' ')(unset: defaults)"
     echo "# loadavg before: $(cat /proc/loadavg)"
 
     status=0

@@ -13,6 +13,11 @@ over the files on each side and the speed of Java relative to C:
 
 so speed > 1 means Java is faster. Measurements present on one side only are listed after the
 table. Take both sides from interleaved runs on the same machine: absolute figures drift.
+
+Sessions: OSHMEM 4.1 has no shmem_ctx_session_start, so the C peer runs only plain variants. A
+Java row with `mode=session` (histo, ig, gups; issue 26's batching sessions) is compared with the C
+row of the same program and other fields with `mode=plain` in its place, or, where C's row has no
+mode field (gups), without it; the table names that C row in brackets.
 """
 import argparse
 import statistics
@@ -39,29 +44,53 @@ def parse(paths):
     return {k: statistics.median(v) for k, v in values.items()}
 
 
+def c_counterpart(key, c):
+    """The C measurement a Java one is compared with, and a note naming it when it is not the same."""
+    if key in c:
+        return key, ""
+    name, unit = key
+    fields = name.split()
+    if "mode=session" not in fields:
+        return None, ""
+    i = fields.index("mode=session")
+    for alt in (fields[:i] + ["mode=plain"] + fields[i + 1:], fields[:i] + fields[i + 1:]):
+        other = (" ".join(alt), unit)
+        if other in c:
+            return other, f" [C: {other[0]}]"
+    return None, ""
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--java", nargs="+", required=True)
     ap.add_argument("--c", nargs="+", required=True)
     args = ap.parse_args()
     java, c = parse(args.java), parse(args.c)
-    both = [k for k in java if k in c]
+    pairs = {k: c_counterpart(k, c) for k in java}
+    both = [k for k in java if pairs[k][0] is not None]
+    paired_c = {pairs[k][0] for k in both}
     print("| measurement | unit | Java | C | Java speed vs C |")
     print("|---|---|---:|---:|---:|")
     for key in both:
         name, unit = key
-        j, cv = java[key], c[key]
+        ckey, note = pairs[key]
+        j, cv = java[key], c[ckey]
         if unit in TIME_UNITS:
             speed = cv / j if j > 0 else float("inf")
         else:
             speed = j / cv if cv > 0 else float("inf")
-        print(f"| {name} | {unit} | {fmt(j)} | {fmt(cv)} | {speed:.2f}x |")
-    only_java = sorted(k for k in java if k not in c)
-    only_c = sorted(k for k in c if k not in java)
+        print(f"| {name}{note} | {unit} | {fmt(j)} | {fmt(cv)} | {speed:.2f}x |")
+    only_java = sorted(k for k in java if pairs[k][0] is None)
+    only_c = sorted(k for k in c if k not in paired_c)
     if only_java:
         print("\nonly in Java: " + ", ".join(f"{n} ({u})" for n, u in only_java))
     if only_c:
         print("\nonly in C: " + ", ".join(f"{n} ({u})" for n, u in only_c))
+
+
+    if any(pairs[k][1] for k in both):
+        print("\nRows marked [C: ...] are Java session variants (mode=session) beside the C peer's plain row"
+              " (OSHMEM has no sessions).")
 
 
 if __name__ == "__main__":

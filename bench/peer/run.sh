@@ -9,6 +9,9 @@
 #   PEER_REPS=7      timed repeats per measurement; the median is printed
 #   PEER_SCALE=100   iteration counts in percent (e.g. 20 for a quick look)
 #   PEER_TIMEOUT=180 seconds allowed per program
+#   PEER_PROGS="put_lat ... histo ig"   the programs to build and run (default: all ten)
+#   HISTO_UPDATES, HISTO_TABLE, IG_GETS, IG_TABLE   histo.c's and ig.c's sizes (see there; the
+#                    PEs inherit the environment)
 #   PEER_UCX_TLS=    if set, passed to the PEs as UCX_TLS (e.g. tcp,self to force
 #                    the loopback TCP path instead of shared memory); the file
 #                    name then carries -tls-<value>. It also sends Open MPI's own
@@ -30,7 +33,7 @@ runs=${1:-1}
 np=${PEER_NP:-2}
 limit=${PEER_TIMEOUT:-180}
 build=build
-progs="put_lat get_lat put_bw msgrate amo barrier coll gups"
+progs=${PEER_PROGS:-put_lat get_lat put_bw msgrate amo barrier coll gups histo ig}
 tls=${PEER_UCX_TLS:-}
 cflags="-O2 -std=gnu11 -Wall -Wextra"
 
@@ -74,7 +77,7 @@ for run in $(seq 1 "$runs"); do
         echo "# machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), kernel $(uname -r)"
         echo "# packages: openmpi-bin $(dpkg-query -W -f='${Version}' openmpi-bin 2>/dev/null), libucx0 $(dpkg-query -W -f='${Version}' libucx0 2>/dev/null)"
         echo "# launcher: ${oshrun[*]}"
-        echo "# knobs: PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100}"
+        echo "# knobs: PEER_REPS=${PEER_REPS:-7} PEER_SCALE=${PEER_SCALE:-100} $(env | grep -E '^(HISTO_|IG_)' | sort | tr '\n' ' ')"
         echo "# loadavg before: $(cat /proc/loadavg)"
         # which UCX transports the endpoints picked (rma = put/get, amo = atomics)
         PEER_SCALE=1 PEER_REPS=1 timeout 60 "${oshrun[@]}" -x UCX_LOG_LEVEL=info "$build/barrier" 2>&1 \

@@ -45,10 +45,7 @@ public final class Amo {
     /** Runs the benchmark on this PE; returns the exit status (1: fewer than 2 PEs). */
     public static int run(Knobs knobs) {
         try (Shmem shmem = Shmem.init()) {
-            if (shmem.nPes() < 2) {
-                if (shmem.myPe() == 0) {
-                    System.err.println("amo: needs at least 2 PEs");
-                }
+            if (Bench.fewerThanTwoPes(shmem, "amo")) {
                 return 1;
             }
             SymmetricLongArray ctr = shmem.calloc(ValueLayout.JAVA_LONG, 1);

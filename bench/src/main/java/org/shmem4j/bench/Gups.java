@@ -2,6 +2,7 @@ package org.shmem4j.bench;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.shmem4j.Context;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 
@@ -20,7 +21,13 @@ import org.shmem4j.SymmetricLongArray;
  * {@link Warmup} rounds of the update loop on another random stream first (so the JIT has compiled
  * it) and then zeroes the tables.
  *
- * <p>Output: {@code gups op=xor|add pes=<n> Mups=<million updates/s, all PEs together>}.
+ * <p>A third line, {@code op=xor mode=session} (no C peer: OSHMEM 4.1 has no sessions), is spec
+ * Example 28: the xor updates on a created context inside
+ * {@code sessionStart(SESSION_BATCH, new SessionConfig(updates), SESSION_TOTAL_OPS)}, then
+ * {@code sessionStop()} and the context's {@code quiet}, all timed (the replay too runs in a session).
+ *
+ * <p>Output: {@code gups op=xor|add pes=<n> Mups=<million updates/s, all PEs together>}, then
+ * {@code gups op=xor mode=session pes=<n> Mups=}.
  */
 public final class Gups {
     static final int TABLE_LOG2 = 22;
@@ -31,11 +38,14 @@ public final class Gups {
     private final Shmem shmem;
     private final SymmetricLongArray table;
     private final int np;
+    /** Plain passes, and those of {@code op=xor mode=session} on a created context. */
+    private final SessionPass frame;
 
-    private Gups(Shmem shmem, SymmetricLongArray table) {
+    private Gups(Shmem shmem, SymmetricLongArray table, Context ctx) {
         this.shmem = shmem;
         this.table = table;
         this.np = shmem.nPes();
+        this.frame = new SessionPass(shmem, ctx);
     }
 
     public static void main(String[] args) {
@@ -58,16 +68,18 @@ public final class Gups {
             SymmetricLongArray sum = shmem.calloc(ValueLayout.JAVA_LONG, 1);
             MemorySegment local = table.segment();
             shmem.barrierAll();
-            Gups bench = new Gups(shmem, table);
+            Context ctx = shmem.ctxCreate(0);
+            Gups bench = new Gups(shmem, table, ctx);
 
-            for (int op = 0; op < 2; op++) {
-                boolean xor = op == 0;
+            for (int op = 0; op < 3; op++) {            // xor, add, xor in a session
+                boolean xor = op != 1;
+                boolean session = op == 2;
                 try (Warmup warmup = new Warmup(shmem, knobs)) {
                     long t0 = System.nanoTime();
                     long n = knobs.warmup(updates / 10 + 1, 8);
                     long s = ~seed(me, 0);
                     do {
-                        bench.pass(xor, n, s);
+                        bench.pass(xor, session, n, s);
                         s = s * 31 + 1;
                     } while (warmup.again(t0));
                 }
@@ -77,10 +89,10 @@ public final class Gups {
                 double[] v = new double[nrep];
                 for (int r = 0; r < nrep; r++) {
                     long seed = seed(me, r);
-                    double t = bench.pass(xor, updates, seed);
+                    double t = bench.pass(xor, session, updates, seed);
                     v[r] = (double) updates * np / t / 1e6;
                     if (xor) {
-                        bench.pass(true, updates, seed);  // replay: xor twice restores zero; not timed
+                        bench.pass(true, session, updates, seed);  // replay: xor twice restores zero; not timed
                     }
                 }
                 // verification
@@ -102,22 +114,26 @@ public final class Gups {
                     shmem.globalExit(3);
                 }
                 if (me == 0) {
-                    Bench.line("gups op=%s pes=%d Mups=%.3f", xor ? "xor" : "add", np, Bench.median(v, nrep));
+                    Bench.line("gups op=%s%s pes=%d Mups=%.3f", xor ? "xor" : "add", session ? " mode=session" : "", np,
+                            Bench.median(v, nrep));
                 }
                 shmem.barrierAll();
                 local.fill((byte) 0);
                 shmem.barrierAll();
             }
+            ctx.close();
             sum.close();
             table.close();
             return 0;
         }
     }
 
-    /** One pass of {@code updates} random updates from the stream {@code seed}, barrier to barrier; seconds. */
-    private double pass(boolean xor, long updates, long seed) {
-        shmem.barrierAll();
-        long t0 = System.nanoTime();
+    /**
+     * One pass of {@code updates} random updates from the stream {@code seed}, barrier to barrier
+     * (on the default context, or on {@link #ctx} in a session); seconds.
+     */
+    private double pass(boolean xor, boolean session, long updates, long seed) {
+        Context c = frame.begin(session, updates);
         long s = seed;
         long n = np;
         if (xor) {
@@ -125,18 +141,16 @@ public final class Gups {
                 s ^= s << 13;
                 s ^= s >>> 7;
                 s ^= s << 17;
-                shmem.atomicXor(table, s & MASK, s, (int) ((s >>> TABLE_LOG2) % n));
+                c.atomicXor(table, s & MASK, s, (int) ((s >>> TABLE_LOG2) % n));
             }
         } else {
             for (long u = 0; u < updates; u++) {
                 s ^= s << 13;
                 s ^= s >>> 7;
                 s ^= s << 17;
-                shmem.atomicAdd(table, s & MASK, 1L, (int) ((s >>> TABLE_LOG2) % n));
+                c.atomicAdd(table, s & MASK, 1L, (int) ((s >>> TABLE_LOG2) % n));
             }
         }
-        shmem.quiet();
-        shmem.barrierAll();
-        return (System.nanoTime() - t0) / 1e9;
+        return frame.end();
     }
 }

@@ -91,7 +91,7 @@ public record Knobs(int reps, long scalePercent, double warmupScale, boolean jit
         return v == null || v.isBlank() ? null : v.trim();
     }
 
-    private static long number(String s, long def) {
+    static long number(String s, long def) {
         if (s == null || s.isBlank()) {
             return def;
         }

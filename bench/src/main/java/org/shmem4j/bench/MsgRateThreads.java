@@ -65,10 +65,7 @@ public final class MsgRateThreads {
     /** Runs the benchmark on this PE; returns the exit status (1: fewer than 2 PEs). */
     public static int run(Knobs knobs) {
         try (Shmem shmem = Shmem.init(); Arena arena = Arena.ofShared()) {
-            if (shmem.nPes() < 2) {
-                if (shmem.myPe() == 0) {
-                    System.err.println("msgrate_threads: needs at least 2 PEs");
-                }
+            if (Bench.fewerThanTwoPes(shmem, "msgrate_threads")) {
                 return 1;
             }
             int me = shmem.myPe();

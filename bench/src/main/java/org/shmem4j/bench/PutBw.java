@@ -31,10 +31,7 @@ public final class PutBw {
     /** Runs the benchmark on this PE; returns the exit status (1: fewer than 2 PEs). */
     public static int run(Knobs knobs) {
         try (Shmem shmem = Shmem.init()) {
-            if (shmem.nPes() < 2) {
-                if (shmem.myPe() == 0) {
-                    System.err.println("put_bw: needs at least 2 PEs");
-                }
+            if (Bench.fewerThanTwoPes(shmem, "put_bw")) {
                 return 1;
             }
             stream(shmem, knobs, false);

@@ -45,10 +45,7 @@ public final class PutLat {
     /** Runs the benchmark on this PE; returns the exit status (1: fewer than 2 PEs). */
     public static int run(Knobs knobs) {
         try (Shmem shmem = Shmem.init(); Arena arena = Arena.ofConfined()) {
-            if (shmem.nPes() < 2) {
-                if (shmem.myPe() == 0) {
-                    System.err.println("put_lat: needs at least 2 PEs");
-                }
+            if (Bench.fewerThanTwoPes(shmem, "put_lat")) {
                 return 1;
             }
             int me = shmem.myPe();

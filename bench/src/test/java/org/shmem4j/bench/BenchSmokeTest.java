@@ -67,6 +67,23 @@ class BenchSmokeTest {
             case "gups" -> {
                 p.add("gups op=xor pes=2 Mups=\\d+\\.\\d{3}");
                 p.add("gups op=add pes=2 Mups=\\d+\\.\\d{3}");
+                p.add("gups op=xor mode=session pes=2 Mups=\\d+\\.\\d{3}");
+            }
+            case "histo" -> {
+                for (String op : List.of("add", "p")) {
+                    for (String mode : List.of("plain", "session")) {
+                        p.add("histo op=" + op + " mode=" + mode + " pes=2 Mups=\\d+\\.\\d{3}");
+                    }
+                }
+            }
+            case "ig" -> {
+                p.add("ig op=get mode=plain pes=2 Mgets=\\d+\\.\\d{3}");
+                p.add("ig op=get_nbi mode=plain pes=2 Mgets=\\d+\\.\\d{3}");
+                p.add("ig op=get_nbi mode=session pes=2 Mgets=\\d+\\.\\d{3}");
+            }
+            case "batch_lat" -> {
+                p.add("batch_lat op=add mode=plain pes=2 " + US);
+                p.add("batch_lat op=add mode=session pes=2 " + US);
             }
             case "barrier" -> {
                 p.add("barrier_all pes=2 " + US);
@@ -107,8 +124,8 @@ class BenchSmokeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "coll", "gups", "team_create",
-            "msgrate_threads", "reduce_algo", "reduce_algo_hosts"})
+    @ValueSource(strings = {"put_lat", "get_lat", "put_bw", "msgrate", "amo", "barrier", "coll", "gups", "histo", "ig",
+            "batch_lat", "team_create", "msgrate_threads", "reduce_algo", "reduce_algo_hosts"})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void printsThePeersMeasurementLines(String program) {
         PrintStream saved = System.out;

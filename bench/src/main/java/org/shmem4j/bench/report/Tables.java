@@ -43,6 +43,7 @@ final class Tables {
             case "Mmsgs" -> "Messages (M/s)";
             case "Mops" -> "Operations (M/s)";
             case "Mups" -> "Updates (M/s)";
+            case "Mgets" -> "Gets (M/s)";
             default -> unit;
         };
     }
