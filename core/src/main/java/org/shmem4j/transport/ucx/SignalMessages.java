@@ -68,9 +68,9 @@ final class SignalMessages {
     static final int PUT_SIGNAL = 1, ACK = 2, QUERY = 3, GET_REPLY = 4;
     static final long HEADER_BYTES = 48, QUERY_BYTES = 16;
     static final long FLAG_ADD = 1, FLAG_RAISE = 2, FLAG_DATA_ONLY = 4, FLAG_ANSWER = 8, FLAG_BATCH = 16;
-    /** A get reply's header: the replying PE's rank (an int, then 4 unused bytes) and the number of the batch it answers. */
-    static final long REPLY_HEADER_BYTES = 16;
     static final long ANSWER_BYTES = 16;
+    /** A get reply's header, laid out as an answer's: the replying PE's rank (an int, then 4 unused bytes) and the batch's number. */
+    static final long REPLY_HEADER_BYTES = ANSWER_BYTES;
     /** Largest payload sent as a message; a put of more is bandwidth, not latency. */
     static final long MAX_PAYLOAD = 8192;
 
@@ -354,22 +354,6 @@ final class SignalMessages {
         } // a failed reply: the sender's endpoint to us fails, and its wait says so
     }
 
-    /** A batch's get reply arrived at the sending channel's worker. */
-    private static int onReply(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
-            MemorySegment param) {
-        try {
-            Listener to = SENDERS.get(arg.address());
-            if (to != null && headerLength == REPLY_HEADER_BYTES) {
-                MemorySegment h = header.reinterpret(REPLY_HEADER_BYTES);
-                to.replied().accept(h.get(JAVA_INT_UNALIGNED, 0), h.get(JAVA_LONG_UNALIGNED, 8),
-                        length == 0 ? MemorySegment.NULL : data.reinterpret(length));
-            }
-        } catch (Throwable e) {
-            complain("taking a get reply failed: " + e);
-        }
-        return Ucx.OK;
-    }
-
     private static void answer(Target t, Sender from, MemorySegment replyEp) throws Throwable {
         MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(replyEp, ACK, from.answer(t.rank()),
                 ANSWER_BYTES, MemorySegment.NULL, 0L, t.answerParam());
@@ -417,14 +401,32 @@ final class SignalMessages {
 
     private static int onAck(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
             MemorySegment param) {
+        return fromTarget(arg, header, headerLength, data, length, false);
+    }
+
+    /** A batch's get reply arrived at the sending channel's worker. */
+    private static int onReply(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
+            MemorySegment param) {
+        return fromTarget(arg, header, headerLength, data, length, true);
+    }
+
+    /** An answer or a get reply: their headers are alike (the target's rank, then a count or a batch's number). */
+    private static int fromTarget(MemorySegment arg, MemorySegment header, long headerLength, MemorySegment data, long length,
+            boolean reply) {
         try {
             Listener to = SENDERS.get(arg.address());
             if (to != null && headerLength == ANSWER_BYTES) {
                 MemorySegment h = header.reinterpret(ANSWER_BYTES);
-                to.answered().accept(h.get(JAVA_INT_UNALIGNED, 0), h.get(JAVA_LONG_UNALIGNED, 8));
+                int pe = h.get(JAVA_INT_UNALIGNED, 0);
+                long count = h.get(JAVA_LONG_UNALIGNED, 8);
+                if (reply) {
+                    to.replied().accept(pe, count, length == 0 ? MemorySegment.NULL : data.reinterpret(length));
+                } else {
+                    to.answered().accept(pe, count);
+                }
             }
         } catch (Throwable e) {
-            complain("counting an acknowledgement failed: " + e);
+            complain((reply ? "taking a get reply" : "counting an acknowledgement") + " failed: " + e);
         }
         return Ucx.OK;
     }
