@@ -10,11 +10,11 @@ import org.shmem4j.SymmetricObject;
 import org.shmem4j.Team;
 import org.shmem4j.TeamConfig;
 import org.shmem4j.core.coll.CollectiveSupport;
+import org.shmem4j.core.coll.DisseminationBarrier;
 import org.shmem4j.core.coll.PeerAccess;
 import org.shmem4j.core.coll.RoutedPeerAccess;
 import org.shmem4j.core.coll.TeamCollectives;
 import org.shmem4j.core.jfr.TeamCreateEvent;
-import org.shmem4j.core.sync.DisseminationBarrier;
 
 /**
  * A valid team: its members (world PE numbers in team order), this PE's place among them, the
