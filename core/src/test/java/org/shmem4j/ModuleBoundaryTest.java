@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.constantpool.ClassEntry;
+import java.lang.classfile.constantpool.PoolEntry;
+import java.lang.classfile.constantpool.Utf8Entry;
 import java.lang.module.ModuleDescriptor;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
@@ -21,10 +25,15 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.shmem4j.inprocess.InProcessJob;
@@ -33,7 +42,9 @@ import org.shmem4j.inprocess.InProcessJob;
  * The module boundary of {@code org.shmem4j}, checked on the compiled classes: what it exports
  * unconditionally is the API only, no exported signature mentions a type users cannot see (what
  * {@code javac -Xlint:exports} warns about, made a failure here), users can neither make symmetric
- * objects nor implement the library's interfaces.
+ * objects nor implement the library's interfaces; the API package uses no internal package but
+ * {@code core} (its sealed types' permits) and the heap bridge, and the core's packages depend on
+ * each other without a cycle.
  */
 class ModuleBoundaryTest {
     private static final Path CLASSES = classesDirectory();
@@ -210,5 +221,97 @@ class ModuleBoundaryTest {
                 assertClosed(root, sub);
             }
         }
+    }
+
+    /** Class names in descriptors and signatures: {@code Lorg/shmem4j/core/Foo;}, {@code Lorg/shmem4j/Team<}. */
+    private static final Pattern NAMED = Pattern.compile("L(org/shmem4j/[\\w/$]+)[;<]");
+
+    /**
+     * Which of the library's packages each of its packages uses, from the constant pools of the
+     * compiled classes (the class references, descriptors and signatures jdeps reads too).
+     */
+    private static Map<String, Set<String>> packageGraph() throws IOException {
+        var graph = new TreeMap<String, Set<String>>();
+        try (Stream<Path> files = Files.walk(CLASSES.resolve("org/shmem4j"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                String from = packageOf(CLASSES.relativize(f).toString().replace('\\', '/'));
+                Set<String> uses = graph.computeIfAbsent(from, k -> new TreeSet<>());
+                for (PoolEntry e : ClassFile.of().parse(f).constantPool()) {
+                    if (e instanceof ClassEntry c && c.asInternalName().startsWith("org/shmem4j/")) {
+                        uses.add(packageOf(c.asInternalName()));
+                    } else if (e instanceof Utf8Entry u && u.stringValue().contains("Lorg/shmem4j/")) {
+                        Matcher m = NAMED.matcher(u.stringValue());
+                        while (m.find()) {
+                            uses.add(packageOf(m.group(1)));
+                        }
+                    }
+                }
+                uses.remove(from);
+            }
+        }
+        return graph;
+    }
+
+    private static String packageOf(String internalName) {
+        return internalName.substring(0, internalName.lastIndexOf('/')).replace('/', '.');
+    }
+
+    @Test
+    void theApiUsesNoInternalPackageButTheCoreAndTheHeapBridge() throws IOException {
+        Set<String> internal = new TreeSet<>(packageGraph().get("org.shmem4j"));
+        internal.remove("org.shmem4j.inprocess");
+        assertEquals(Set.of("org.shmem4j.core", "org.shmem4j.core.heap"), internal,
+                "org.shmem4j may use org.shmem4j.core (the sealed types' permits, the runtime's entry points) and"
+                        + " org.shmem4j.core.heap (the heap bridge) only; move what else it calls into the implementation");
+    }
+
+    /** The core's packages, {@code org.shmem4j.core} and below, form no cycle (issue 27, item 6). */
+    @Test
+    void theCorePackagesFormNoCycle() throws IOException {
+        var core = new TreeMap<String, Set<String>>();
+        packageGraph().forEach((from, uses) -> {
+            if (from.startsWith("org.shmem4j.core")) {
+                core.put(from, new TreeSet<>(uses.stream().filter(p -> p.startsWith("org.shmem4j.core")).toList()));
+            }
+        });
+        List<String> cycle = cycle(core);
+        assertTrue(cycle.isEmpty(), () -> "a package cycle in the core: " + String.join(" -> ", cycle));
+    }
+
+    /** A cycle of {@code graph} as the path around it (first package last again), or empty. */
+    private static List<String> cycle(Map<String, Set<String>> graph) {
+        var state = new HashMap<String, Boolean>(); // false: on the path; true: done, on no cycle
+        var path = new ArrayList<String>();
+        for (String start : graph.keySet()) {
+            List<String> found = cycleFrom(start, graph, state, path);
+            if (!found.isEmpty()) {
+                return found;
+            }
+        }
+        return List.of();
+    }
+
+    private static List<String> cycleFrom(String node, Map<String, Set<String>> graph, Map<String, Boolean> state,
+            List<String> path) {
+        Boolean s = state.get(node);
+        if (s != null) {
+            if (s) {
+                return List.of();
+            }
+            var around = new ArrayList<>(path.subList(path.indexOf(node), path.size()));
+            around.add(node);
+            return around;
+        }
+        state.put(node, false);
+        path.add(node);
+        for (String next : graph.getOrDefault(node, Set.of())) {
+            List<String> found = cycleFrom(next, graph, state, path);
+            if (!found.isEmpty()) {
+                return found;
+            }
+        }
+        path.remove(path.size() - 1);
+        state.put(node, true);
+        return List.of();
     }
 }

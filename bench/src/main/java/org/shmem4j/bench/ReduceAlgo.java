@@ -4,13 +4,13 @@ import java.lang.foreign.ValueLayout;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricFloatArray;
 import org.shmem4j.Team;
-import org.shmem4j.core.coll.CollectiveCatalog;
+import org.shmem4j.core.param.AlgorithmNames;
 
 /**
  * The teams paper's figure-4 experiment: float sum reduction latency by message size, for one
  * reduce algorithm per job. The algorithm is whatever {@code SHMEM_REDUCE_ALGORITHM} selects (the
  * library reads it at init); bench/run.sh's {@code reduce_algo} runs one job per name of
- * {@link CollectiveCatalog#reduceChoices()} ({@code java ... ReduceAlgo --names} prints them).
+ * {@link AlgorithmNames#REDUCE} and {@code auto} ({@code java ... ReduceAlgo --names} prints them).
  * <ul>
  * <li>{@code reduce op=float_sum algo=<name> elems=<n> pes=<p> us=<v>} ({@code mode=world}):
  *     {@code Team.sumReduce} over the world team.</li>
@@ -34,7 +34,7 @@ public final class ReduceAlgo {
     /** {@code ReduceAlgo --names}: prints the reduce algorithm choices, one a line ({@code auto} first). */
     public static void main(String[] args) {
         if (args.length == 1 && args[0].equals("--names")) {
-            CollectiveCatalog.reduceChoices().forEach(System.out::println);
+            AlgorithmNames.choices(AlgorithmNames.REDUCE).forEach(System.out::println);
             return;
         }
         System.exit(run(Knobs.fromEnvironment(), args.length == 1 ? args[0] : "world"));

@@ -12,7 +12,7 @@ import org.shmem4j.TeamConfig;
  * team, not a host leader) is kept per thread, like C's nonzero return code, for
  * {@link #invalidReason()}.
  */
-public final class InvalidTeam implements Team {
+public final class InvalidTeam extends TeamBase implements Team {
     static final InvalidTeam INSTANCE = new InvalidTeam();
     private static final String NO_REASON = "SHMEM_TEAM_INVALID";
     private static final ThreadLocal<String> LAST_REASON = ThreadLocal.withInitial(() -> NO_REASON);
@@ -83,10 +83,6 @@ public final class InvalidTeam implements Team {
     }
 
     @Override
-    public void sync() {
-        throw unusable("shmem_team_sync");
-    }
-
     org.shmem4j.core.coll.TeamCollectives collectives(String routine) {
         throw unusable(routine);
     }

@@ -8,7 +8,6 @@ import org.shmem4j.Cmp;
 import org.shmem4j.SymmetricArray;
 import org.shmem4j.SymmetricLongArray;
 import org.shmem4j.SymmetricShortArray;
-import org.shmem4j.Team;
 import org.shmem4j.TeamConfig;
 
 /**
@@ -52,7 +51,7 @@ public final class LegacySupport {
      * triple, that this PE is a member, and {@code pSync}: live, at least {@code syncSize} long,
      * and holding {@link #SYNC_VALUE} wherever no member of this call can have written yet.
      */
-    public synchronized Team team(String routine, int start, int logStride, int size, SymmetricLongArray pSync,
+    public synchronized TeamBase team(String routine, int start, int logStride, int size, SymmetricLongArray pSync,
             long syncSize) {
         runtime.checkInitialized(routine);
         int npes = runtime.nPes();

@@ -10,7 +10,6 @@ import org.shmem4j.bootstrap.SingletonBootstrap;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
 import org.shmem4j.bootstrap.pmix.PmixBootstrap;
-import org.shmem4j.core.coll.TeamCollectives;
 import org.shmem4j.transport.shm.RegionMappings;
 
 /**
@@ -111,19 +110,6 @@ public final class Runtimes {
     /** {@code SHMEM_TEAM_INVALID} (for {@code Team.INVALID}). */
     public static Team invalidTeam() {
         return InvalidTeam.INSTANCE;
-    }
-
-    /**
-     * The collective engine of {@code team} (for {@code Team}'s collective methods and the
-     * active sets of the deprecated API): kept off the public {@code Team} interface, which is
-     * sealed to the library's two kinds of team. Throws {@link IllegalStateException} naming
-     * {@code routine} for an invalid or destroyed team.
-     */
-    public static TeamCollectives collectives(Team team, String routine) {
-        return switch (team) {
-            case TeamImpl t -> t.collectives(routine);
-            case InvalidTeam t -> t.collectives(routine);
-        };
     }
 
     /** The deprecated API's state of the PE of {@code shmem} (for {@code Shmem.legacy()}). */

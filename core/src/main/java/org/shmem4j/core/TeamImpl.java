@@ -10,11 +10,11 @@ import org.shmem4j.SymmetricObject;
 import org.shmem4j.Team;
 import org.shmem4j.TeamConfig;
 import org.shmem4j.core.coll.CollectiveSupport;
+import org.shmem4j.core.coll.DisseminationBarrier;
 import org.shmem4j.core.coll.PeerAccess;
 import org.shmem4j.core.coll.RoutedPeerAccess;
 import org.shmem4j.core.coll.TeamCollectives;
 import org.shmem4j.core.jfr.TeamCreateEvent;
-import org.shmem4j.core.sync.DisseminationBarrier;
 
 /**
  * A valid team: its members (world PE numbers in team order), this PE's place among them, the
@@ -33,7 +33,7 @@ import org.shmem4j.core.sync.DisseminationBarrier;
  * AND of a 2D split covers every parent member, so its rows need units free on all of them, not
  * only on their own row: the price of one log2 n agreement instead of one per row.
  */
-public final class TeamImpl implements Team {
+public final class TeamImpl extends TeamBase implements Team {
     private final PeRuntime runtime;
     private final TeamPool pool;
     private final int[] members;
@@ -83,6 +83,7 @@ public final class TeamImpl implements Team {
     }
 
     /** This team's collectives (checks that the team is usable). */
+    @Override
     TeamCollectives collectives(String routine) {
         check(routine);
         return collectives;
@@ -179,11 +180,6 @@ public final class TeamImpl implements Team {
         MemorySegment m = peers[pe];
         // Mapped members on another declared (pseudo-)host are not load/store reachable for the program.
         return m == null || !runtime.sameHost(members[pe]) ? null : m.asSlice(object.offset(), object.byteSize());
-    }
-
-    @Override
-    public void sync() {
-        collectives("shmem_team_sync").sync("shmem_team_sync");
     }
 
     /** The team barrier after completing this PE's outstanding stores. */

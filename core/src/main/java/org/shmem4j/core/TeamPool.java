@@ -3,8 +3,8 @@ package org.shmem4j.core;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.shmem4j.ShmemException;
+import org.shmem4j.core.coll.DisseminationBarrier;
 import org.shmem4j.core.heap.SymmetricHeap;
-import org.shmem4j.core.sync.DisseminationBarrier;
 
 /**
  * The team area: what is left of every PE's reserved region after init's fixed blocks, cut into

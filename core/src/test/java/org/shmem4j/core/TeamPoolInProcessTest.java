@@ -19,9 +19,9 @@ import org.shmem4j.InProcessTestSupport;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 import org.shmem4j.Team;
+import org.shmem4j.core.coll.DisseminationBarrier;
 import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.jfr.Profiler;
-import org.shmem4j.core.sync.DisseminationBarrier;
 
 /**
  * The team area ({@code SHMEM_TEAMS_MAX} teams per PE, blocks sized by team): exhaustion and

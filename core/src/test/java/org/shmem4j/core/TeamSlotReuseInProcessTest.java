@@ -15,7 +15,7 @@ import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 import org.shmem4j.Team;
 import org.shmem4j.bootstrap.InProcessHub;
-import org.shmem4j.core.sync.DisseminationBarrier;
+import org.shmem4j.core.coll.DisseminationBarrier;
 import org.shmem4j.transport.deferred.Holdback;
 
 /**

@@ -3,10 +3,13 @@ package org.shmem4j.core.coll;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.shmem4j.core.param.AlgorithmNames;
 
 /**
  * Every collective algorithm by name, per collective: what {@code SHMEM_*_ALGORITHM} may name
- * (besides {@code auto}) and what the policy chooses from.
+ * (besides {@code auto}: the names {@link AlgorithmNames} lists, checked here) and what the policy
+ * chooses from.
  */
 public final class CollectiveCatalog {
     private CollectiveCatalog() {
@@ -25,75 +28,33 @@ public final class CollectiveCatalog {
         }
     };
 
-    static final Map<String, Algorithms.Barrier> BARRIER = catalog(LinearAlgorithms.BARRIER, DISSEMINATION_BARRIER,
-            BarrierAlgorithms.TREE, HierarchicalAlgorithms.BARRIER);
-    static final Map<String, Algorithms.Broadcast> BROADCAST = catalog(LinearAlgorithms.BROADCAST, PushAlgorithms.BROADCAST,
-            BroadcastAlgorithms.BINOMIAL, BroadcastAlgorithms.SCATTER_ALLGATHER, HierarchicalAlgorithms.BROADCAST);
-    static final Map<String, Algorithms.Collect> COLLECT = catalog(LinearAlgorithms.COLLECT, PushAlgorithms.COLLECT,
-            CollectAlgorithms.RING, CollectAlgorithms.RECURSIVE_DOUBLING, CollectAlgorithms.BRUCK);
-    static final Map<String, Algorithms.Alltoall> ALLTOALL = catalog(LinearAlgorithms.ALLTOALL,
+    static final Map<String, Algorithms.Barrier> BARRIER = catalog(AlgorithmNames.BARRIER, LinearAlgorithms.BARRIER,
+            DISSEMINATION_BARRIER, BarrierAlgorithms.TREE, HierarchicalAlgorithms.BARRIER);
+    static final Map<String, Algorithms.Broadcast> BROADCAST = catalog(AlgorithmNames.BROADCAST, LinearAlgorithms.BROADCAST,
+            PushAlgorithms.BROADCAST, BroadcastAlgorithms.BINOMIAL, BroadcastAlgorithms.SCATTER_ALLGATHER,
+            HierarchicalAlgorithms.BROADCAST);
+    static final Map<String, Algorithms.Collect> COLLECT = catalog(AlgorithmNames.COLLECT, LinearAlgorithms.COLLECT,
+            PushAlgorithms.COLLECT, CollectAlgorithms.RING, CollectAlgorithms.RECURSIVE_DOUBLING, CollectAlgorithms.BRUCK);
+    static final Map<String, Algorithms.Alltoall> ALLTOALL = catalog(AlgorithmNames.ALLTOALL, LinearAlgorithms.ALLTOALL,
             AlltoallAlgorithms.PAIRWISE);
-    static final Map<String, Algorithms.Reduce> REDUCE = catalog(LinearAlgorithms.REDUCE, PushAlgorithms.REDUCE, ReduceAlgorithms.TREE,
-            ReduceAlgorithms.RECURSIVE_DOUBLING, ReduceAlgorithms.RING, ReduceAlgorithms.RABENSEIFNER,
-            HierarchicalAlgorithms.REDUCE);
-    static final Map<String, Algorithms.Scan> SCAN = catalog(LinearAlgorithms.SCAN, ScanAlgorithms.LOG);
+    static final Map<String, Algorithms.Reduce> REDUCE = catalog(AlgorithmNames.REDUCE, LinearAlgorithms.REDUCE,
+            PushAlgorithms.REDUCE, ReduceAlgorithms.TREE, ReduceAlgorithms.RECURSIVE_DOUBLING, ReduceAlgorithms.RING,
+            ReduceAlgorithms.RABENSEIFNER, HierarchicalAlgorithms.REDUCE);
+    static final Map<String, Algorithms.Scan> SCAN = catalog(AlgorithmNames.SCAN, LinearAlgorithms.SCAN, ScanAlgorithms.LOG);
 
+    /** The algorithms by name, which must be exactly {@code names} (the parameter's choices). */
     @SafeVarargs
-    private static <A extends Algorithms.Named> Map<String, A> catalog(A... algorithms) {
+    private static <A extends Algorithms.Named> Map<String, A> catalog(List<String> names, A... algorithms) {
         Map<String, A> byName = new LinkedHashMap<>();
         for (A a : algorithms) {
             if (byName.put(a.name(), a) != null) {
                 throw new IllegalStateException("two algorithms named " + a.name());
             }
         }
+        if (!byName.keySet().equals(Set.copyOf(names))) {
+            throw new IllegalStateException("the algorithms " + byName.keySet() + " are not the ones AlgorithmNames lists: "
+                    + names);
+        }
         return Map.copyOf(byName);
-    }
-
-    /** The choices of an algorithm parameter: {@code auto} first, then the algorithms' names. */
-    public static List<String> choices(Map<String, ? extends Algorithms.Named> catalog) {
-        return java.util.stream.Stream.concat(java.util.stream.Stream.of("auto"), names(catalog).stream()).toList();
-    }
-
-    private static List<String> names(Map<String, ?> catalog) {
-        return catalog.keySet().stream().sorted().toList();
-    }
-
-    /**
-     * Every algorithm's name (without {@code auto}), sorted, per collective: barrier, broadcast,
-     * collect (also fcollect), alltoall (also alltoalls), reduce, scan.
-     */
-    public static Map<String, List<String>> byCollective() {
-        Map<String, List<String>> all = new LinkedHashMap<>();
-        all.put("barrier", names(BARRIER));
-        all.put("broadcast", names(BROADCAST));
-        all.put("collect", names(COLLECT));
-        all.put("alltoall", names(ALLTOALL));
-        all.put("reduce", names(REDUCE));
-        all.put("scan", names(SCAN));
-        return all;
-    }
-
-    public static List<String> barrierChoices() {
-        return choices(BARRIER);
-    }
-
-    public static List<String> broadcastChoices() {
-        return choices(BROADCAST);
-    }
-
-    public static List<String> collectChoices() {
-        return choices(COLLECT);
-    }
-
-    public static List<String> alltoallChoices() {
-        return choices(ALLTOALL);
-    }
-
-    public static List<String> reduceChoices() {
-        return choices(REDUCE);
-    }
-
-    public static List<String> scanChoices() {
-        return choices(SCAN);
     }
 }

@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import org.shmem4j.SymmetricArray;
 import org.shmem4j.SymmetricObject;
-import org.shmem4j.core.Symmetrics;
 import org.shmem4j.core.jfr.CollectiveEvent;
 import org.shmem4j.core.jfr.Profiler;
 
@@ -47,7 +46,10 @@ public final class TeamCollectives {
      * routine, the argument and the bad index in those units.
      */
     private static long at(String routine, String arg, SymmetricObject obj, long index, long count, long unit) {
-        Symmetrics.live(routine, arg, obj);
+        if (obj == null) { // the words of Symmetrics.live, which lies in core, above this package
+            throw new NullPointerException(routine + ": the " + arg + " is null");
+        }
+        obj.checkLive(routine);
         String units = unit == 1 ? "bytes" : "elements";
         if (index < 0) {
             throw new IndexOutOfBoundsException(routine + ": negative " + arg + " index " + index);

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.pmix.PmixBootstrap;
-import org.shmem4j.core.coll.CollectiveCatalog;
+import org.shmem4j.core.param.AlgorithmNames;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.transport.NetworkProvider;
@@ -68,7 +68,7 @@ public record InfoReport(String text, boolean valid) {
         out.append(params.infoText());
 
         out.append("\nCollective algorithms (SHMEM_<COLLECTIVE>_ALGORITHM: auto, the default, or one of these)\n");
-        CollectiveCatalog.byCollective().forEach((collective, names) -> row(out, collective, String.join(", ", names)));
+        AlgorithmNames.byCollective().forEach((collective, names) -> row(out, collective, String.join(", ", names)));
         return new InfoReport(out.toString(), invalid == null);
     }
 

@@ -2,7 +2,6 @@ package org.shmem4j.core.param;
 
 import java.nio.file.Path;
 import java.util.List;
-import org.shmem4j.core.coll.CollectiveCatalog;
 
 /**
  * The registry: every environment parameter of shmem4j, declared once. The four variables of
@@ -90,25 +89,25 @@ public final class Params {
 
     /** {@code SHMEM_BARRIER_ALGORITHM}: the team_sync / barrier algorithm ({@code auto} lets the policy choose). */
     public static final Parameter<String> BARRIER_ALGORITHM = algorithm("SHMEM_BARRIER_ALGORITHM",
-            CollectiveCatalog.barrierChoices(), "barrier_all, sync_all and team_sync");
+            AlgorithmNames.BARRIER, "barrier_all, sync_all and team_sync");
     /** {@code SHMEM_BCAST_ALGORITHM}. */
     public static final Parameter<String> BCAST_ALGORITHM = algorithm("SHMEM_BCAST_ALGORITHM",
-            CollectiveCatalog.broadcastChoices(), "broadcast");
+            AlgorithmNames.BROADCAST, "broadcast");
     /** {@code SHMEM_REDUCE_ALGORITHM}. */
     public static final Parameter<String> REDUCE_ALGORITHM = algorithm("SHMEM_REDUCE_ALGORITHM",
-            CollectiveCatalog.reduceChoices(), "reductions");
+            AlgorithmNames.REDUCE, "reductions");
     /** {@code SHMEM_COLLECT_ALGORITHM}. */
     public static final Parameter<String> COLLECT_ALGORITHM = algorithm("SHMEM_COLLECT_ALGORITHM",
-            CollectiveCatalog.collectChoices(), "collect");
+            AlgorithmNames.COLLECT, "collect");
     /** {@code SHMEM_FCOLLECT_ALGORITHM}. */
     public static final Parameter<String> FCOLLECT_ALGORITHM = algorithm("SHMEM_FCOLLECT_ALGORITHM",
-            CollectiveCatalog.collectChoices(), "fcollect");
+            AlgorithmNames.COLLECT, "fcollect");
     /** {@code SHMEM_ALLTOALL_ALGORITHM}. */
     public static final Parameter<String> ALLTOALL_ALGORITHM = algorithm("SHMEM_ALLTOALL_ALGORITHM",
-            CollectiveCatalog.alltoallChoices(), "alltoall and alltoalls");
+            AlgorithmNames.ALLTOALL, "alltoall and alltoalls");
     /** {@code SHMEM_SCAN_ALGORITHM}. */
     public static final Parameter<String> SCAN_ALGORITHM = algorithm("SHMEM_SCAN_ALGORITHM",
-            CollectiveCatalog.scanChoices(), "sum_inscan and sum_exscan");
+            AlgorithmNames.SCAN, "sum_inscan and sum_exscan");
 
     /**
      * {@code SHMEM_BCAST_CROSSOVER}: message bytes from which the automatic broadcast switches
@@ -164,7 +163,8 @@ public final class Params {
     public static final Parameter<Boolean> BATCH_ALL = Parameter.flag("SHMEM_BATCH_ALL",
             "Every context batches as if in a SESSION_BATCH session from its creation (a session's stop sends the batches)");
 
-    private static Parameter<String> algorithm(String name, List<String> choices, String what) {
+    private static Parameter<String> algorithm(String name, List<String> names, String what) {
+        List<String> choices = AlgorithmNames.choices(names);
         return Parameter.choice(name, "auto", choices, "Algorithm of " + what + ": " + String.join(", ", choices));
     }
 

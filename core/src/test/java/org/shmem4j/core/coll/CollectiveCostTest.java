@@ -12,6 +12,7 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.shmem4j.core.param.AlgorithmNames;
 import org.shmem4j.core.param.Parameters;
 
 /**
@@ -127,7 +128,7 @@ class CollectiveCostTest {
             hostOf[i] = i / HOST;
         }
         try (CountingTeam team = new CountingTeam(hostOf, false, dataBytes(n))) {
-            for (var e : CollectiveCatalog.byCollective().entrySet()) {
+            for (var e : AlgorithmNames.byCollective().entrySet()) {
                 for (String algorithm : e.getValue()) {
                     for (String collective : variants(e.getKey())) {
                         measure(team, collective, algorithm, failures);

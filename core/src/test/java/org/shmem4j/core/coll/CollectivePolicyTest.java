@@ -11,6 +11,7 @@ import static org.shmem4j.core.coll.PolicyFixtures.team;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.shmem4j.ShmemException;
+import org.shmem4j.core.param.AlgorithmNames;
 import org.shmem4j.core.param.Parameters;
 
 /**
@@ -165,7 +166,7 @@ class CollectivePolicyTest {
         assertEquals(HierarchicalAlgorithms.BROADCAST, CollectiveCatalog.BROADCAST.get("hierarchical"));
         assertEquals(HierarchicalAlgorithms.REDUCE, CollectiveCatalog.REDUCE.get("hierarchical"));
         assertFalse(CollectiveCatalog.COLLECT.containsKey("hierarchical"));
-        assertTrue(CollectiveCatalog.barrierChoices().contains("hierarchical"));
+        assertTrue(AlgorithmNames.BARRIER.contains("hierarchical"));
         assertTrue(Parameters.from(Map.of()).infoText().contains("hierarchical"));
         assertTrue(Parameters.from(Map.of()).infoText().contains("SHMEM_REDUCE_CROSSOVER"));
     }

@@ -8,7 +8,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
-import org.shmem4j.core.sync.DisseminationBarrier;
 import org.shmem4j.core.sync.WaitPolicy;
 
 /**

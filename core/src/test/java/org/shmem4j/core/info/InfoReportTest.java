@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.shmem4j.core.coll.CollectiveCatalog;
+import org.shmem4j.core.param.AlgorithmNames;
 import org.shmem4j.core.param.Parameter;
 import org.shmem4j.core.param.Params;
 
@@ -56,9 +56,9 @@ class InfoReportTest {
     @Test
     void theCatalogueListsEveryAlgorithmOfEveryCollective() {
         String text = InfoReport.of(Map.of()).text();
-        var choices = Map.of("barrier", CollectiveCatalog.barrierChoices(), "broadcast", CollectiveCatalog.broadcastChoices(),
-                "collect", CollectiveCatalog.collectChoices(), "alltoall", CollectiveCatalog.alltoallChoices(),
-                "reduce", CollectiveCatalog.reduceChoices(), "scan", CollectiveCatalog.scanChoices());
+        var choices = Map.of("barrier", AlgorithmNames.choices(AlgorithmNames.BARRIER), "broadcast", AlgorithmNames.choices(AlgorithmNames.BROADCAST),
+                "collect", AlgorithmNames.choices(AlgorithmNames.COLLECT), "alltoall", AlgorithmNames.choices(AlgorithmNames.ALLTOALL),
+                "reduce", AlgorithmNames.choices(AlgorithmNames.REDUCE), "scan", AlgorithmNames.choices(AlgorithmNames.SCAN));
         choices.forEach((collective, names) -> {
             String row = line(text, collective);
             List<String> listed = List.of(row.substring(row.indexOf(':') + 1).strip().split(", "));

@@ -1,8 +1,10 @@
-package org.shmem4j.core.sync;
+package org.shmem4j.core.coll;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import org.shmem4j.core.sync.PeerLiveness;
+import org.shmem4j.core.sync.WaitPolicy;
 
 /**
  * Barrier over all PEs by dissemination: in round r each PE signals PE {@code me + 2^r} and waits
@@ -15,7 +17,7 @@ public final class DisseminationBarrier {
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final long LINE = 64;
 
-    private final org.shmem4j.core.coll.PeerAccess peers;
+    private final PeerAccess peers;
     private final MemorySegment local;
     private final int me;
     private final int n;
@@ -30,7 +32,7 @@ public final class DisseminationBarrier {
      * @param slotsOffset region offset of this barrier's {@link #bytesNeeded(int)} zeroed bytes, the same on every PE
      * @param liveness asked, while a wait is parked, about the member it depends on
      */
-    public DisseminationBarrier(org.shmem4j.core.coll.PeerAccess peers, long slotsOffset, WaitPolicy waitPolicy,
+    public DisseminationBarrier(PeerAccess peers, long slotsOffset, WaitPolicy waitPolicy,
             PeerLiveness liveness) {
         this.liveness = liveness;
         this.peers = peers;
