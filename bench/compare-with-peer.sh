@@ -14,7 +14,7 @@
 # peer's PEs forced onto UCX's tcp transport (PEER_UCX_TLS, default tcp,self) and its MPI-based
 # collectives onto Open MPI's tcp btl (bench/peer/run.sh), both sides' lines marked
 # path=ucx; each pass also runs bench/ucx-perftest.sh (UCX's own ucx_perftest) when ucx_perftest exists
-# (UCX_PERFTEST=0: not).
+# (PERFTEST=0: not; a UCX_ name would make UCX warn of an unused variable).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -76,7 +76,7 @@ for i in $(seq 1 "$passes"); do
     mark_c_path "peer-results/c-$stamp-$i.txt"
     cfiles+=("peer-results/c-$stamp-$i.txt")
 
-    if [ "$nodes" -gt 1 ] && [ "${UCX_PERFTEST:-1}" != 0 ] && command -v ucx_perftest >/dev/null; then # UCX's own figures on the same path
+    if [ "$nodes" -gt 1 ] && [ "${PERFTEST:-1}" != 0 ] && command -v ucx_perftest >/dev/null; then # UCX's own figures on the same path
         echo "compare-with-peer.sh: pass $i of $passes: ucx_perftest" >&2
         bench/ucx-perftest.sh > "peer-results/ucx-$stamp-$i.txt" || failed=1
         ufiles+=("peer-results/ucx-$stamp-$i.txt")
