@@ -58,15 +58,16 @@ public final class Batches<H> {
     private final Batch[] open;
     private Batch oldest, newest;
     private final ArrayDeque<Batch> free = new ArrayDeque<>();
-    private final ArrayDeque<Batch> sending = new ArrayDeque<>();
-    private final ArrayDeque<H> handles = new ArrayDeque<>();
+    /** Batches whose send has not completed, oldest first, with the engine's handle. */
+    private final ArrayDeque<Sending<H>> sending = new ArrayDeque<>();
+
+    private record Sending<H>(Batch batch, H handle) {}
     private final Limits limits;
     private final int maxBuffers;
     private final long maxPut, maxReply;
     private boolean active;
     private int buffers;
     private long totalOps, sessionOps, sessionBatches;
-    private long opsBatched, batchesSent;
 
     /**
      * @param npes the job's size (destinations are world ranks)
@@ -202,25 +203,12 @@ public final class Batches<H> {
 
     /** Takes back the memory of sends that completed (after a quiet, all of them). */
     public void reclaim() {
-        while (!sending.isEmpty() && (handles.peekFirst() == null || engine.completed(handles.peekFirst()))) {
-            handles.pollFirst();
-            Batch b = sending.pollFirst();
-            b.reset();
-            free.push(b);
+        while (!sending.isEmpty() && engine.completed(sending.peekFirst().handle())) {
+            recycle(sending.pollFirst().batch());
         }
     }
 
-    /** Operations batched and batches sent since the channel opened. */
-    public long opsBatched() {
-        return opsBatched;
-    }
-
-    public long batchesSent() {
-        return batchesSent;
-    }
-
     private boolean appended(int ops) {
-        opsBatched += ops;
         sessionOps += ops;
         if (sessionOps >= totalOps) {
             sendAll(); // the session said no more are coming
@@ -267,15 +255,17 @@ public final class Batches<H> {
         }
         b.older = b.newer = null;
         H handle = engine.send(b);
-        batchesSent++;
         sessionBatches++;
         if (handle == null) {
-            b.reset();
-            free.push(b);
+            recycle(b);
         } else {
-            sending.addLast(b);
-            handles.addLast(handle);
+            sending.addLast(new Sending<>(b, handle));
         }
+    }
+
+    private void recycle(Batch b) {
+        b.reset();
+        free.push(b);
     }
 
     /** A free batch: recycled, new while under the bound, else the oldest send awaited (after sending the oldest open batch when none is in flight). */
@@ -290,10 +280,9 @@ public final class Batches<H> {
                 dispatch(oldest);
             }
             if (free.isEmpty()) {
-                engine.await(handles.pollFirst());
-                Batch b = sending.pollFirst();
-                b.reset();
-                free.push(b);
+                Sending<H> oldestSend = sending.pollFirst();
+                engine.await(oldestSend.handle());
+                recycle(oldestSend.batch());
             }
         }
         return free.pop();

@@ -134,13 +134,14 @@ class BatchesTest {
                 }
             }
         }
-        b.sendAll();
+        Batches.Counts counts = b.stop();
         assertFalse(b.anyOpen());
         for (int pe = 0; pe < npes; pe++) {
             assertArrayEquals(expected[pe].toArray(JAVA_LONG), t.regions[pe].toArray(JAVA_LONG), "PE " + pe);
         }
-        assertEquals(20_000, b.opsBatched());
-        assertTrue(b.batchesSent() > 20_000 / 40, "512-byte batches hold at most 29 operations: " + b.batchesSent());
+        assertEquals(20_000, counts.ops());
+        assertEquals(t.log.size(), counts.batches());
+        assertTrue(counts.batches() > 20_000 / 40, "512-byte batches hold at most 29 operations: " + counts.batches());
     }
 
     @Test

@@ -548,11 +548,7 @@ final class UcxChannel implements Channel {
                     }
                 }
                 if (!progressed && !waiting.isEmpty()) {
-                    transport.progressHome();
-                    if (round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
-                        transport.checkAlive();
-                    }
-                    pause(round);
+                    idle(round);
                 }
             }
         }
@@ -1041,12 +1037,17 @@ final class UcxChannel implements Channel {
                             + " reply to batched gets outstanding: " + ucx.describe(failure));
                 }
             }
-            transport.progressHome();
-            if (round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
-                transport.checkAlive();
-            }
-            pause(round);
+            idle(round);
         }
+    }
+
+    /** A round of a wait in which this channel's worker had nothing: the home worker's turn, now and then a look at the job, a pause. */
+    private void idle(int round) {
+        transport.progressHome();
+        if (round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
+            transport.checkAlive();
+        }
+        pause(round);
     }
 
     /** A session's batches travel as {@link Signals} messages; their memory is the channel's. */
