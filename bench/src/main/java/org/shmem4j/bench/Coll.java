@@ -1,6 +1,8 @@
 package org.shmem4j.bench;
 
 import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.Map;
 import org.shmem4j.Shmem;
 import org.shmem4j.SymmetricLongArray;
 import org.shmem4j.Team;
@@ -20,6 +22,11 @@ import org.shmem4j.Team;
  * the last destination is checked after each size with C's expected values. One difference: a team
  * broadcast also writes the root's {@code dest} (the active-set one leaves it alone), so the root is
  * checked too.
+ *
+ * <p>Where some peers are on other nodes, each size also costs {@value #COUNTED} calls counted by
+ * {@link Shmem#performanceCounters}: a comment line gives the network operations and bytes per call
+ * per PE (mean over the PEs, and the largest PE's), beside what an optimal algorithm needs with
+ * one PE per node ({@link #optimal}). These counts do not depend on the machine's noise or the fabric.
  */
 public final class Coll {
     /** Largest element count (C's MAXE). */
@@ -28,6 +35,8 @@ public final class Coll {
     static final long[] SIZES = {1, 1024, MAXE};
     /** The measurement names, in C's order. */
     static final String[] NAMES = {"reduce op=long_sum", "bcast", "fcollect", "alltoall"};
+    /** Calls whose network cost is counted, per size. */
+    static final int COUNTED = 20;
 
     private Coll() {
     }
@@ -46,6 +55,7 @@ public final class Coll {
             SymmetricLongArray[] dst = {shmem.malloc(ValueLayout.JAVA_LONG, MAXE * np),
                     shmem.malloc(ValueLayout.JAVA_LONG, MAXE * np)};
             SymmetricLongArray src = shmem.malloc(ValueLayout.JAVA_LONG, MAXE * np);
+            SymmetricLongArray cost = shmem.calloc(ValueLayout.JAVA_LONG, 2L * np); // at PE 0: each PE's operations, bytes
             for (long i = 0; i < MAXE * np; i++) {
                 src.set(i, i + 7L * me);
             }
@@ -78,10 +88,12 @@ public final class Coll {
                     if (me == 0) {
                         Bench.line("%s elems=%d pes=%d us=%.3f", NAMES[kind], ne, np, Bench.median(v, nrep));
                     }
+                    k = countNetworkCost(shmem, kind, dst, src, cost, ne, k);
                     shmem.barrierAll();
                 }
             }
             shmem.barrierAll();
+            cost.close();
             src.close();
             dst[1].close();
             dst[0].close();
@@ -102,6 +114,58 @@ public final class Coll {
             k ^= 1;
         }
         return k;
+    }
+
+    /**
+     * Counts what {@value #COUNTED} calls send over the network on every PE, and PE 0 prints it
+     * (nothing when every peer is on this node); returns the next destination set.
+     */
+    private static int countNetworkCost(Shmem shmem, int kind, SymmetricLongArray[] dst, SymmetricLongArray src,
+            SymmetricLongArray cost, long ne, int k) {
+        int me = shmem.myPe(), np = shmem.nPes();
+        shmem.barrierAll();
+        Map<String, Long> before = shmem.performanceCounters();
+        k = calls(shmem.teamWorld(), kind, dst, src, ne, COUNTED, k);
+        Map<String, Long> after = shmem.performanceCounters();
+        long operations = 0;
+        for (String name : List.of("network.puts", "network.gets", "network.atomics", "network.messages")) {
+            operations += after.get(name) - before.get(name);
+        }
+        shmem.put(cost, 2L * me, new long[] {operations, after.get("network.bytes") - before.get("network.bytes")}, 0, 2, 0);
+        shmem.barrierAll();
+        if (me == 0) {
+            long total = 0, most = 0, bytes = 0;
+            for (int pe = 0; pe < np; pe++) {
+                total += cost.get(2L * pe);
+                most = Math.max(most, cost.get(2L * pe));
+                bytes += cost.get(2L * pe + 1);
+            }
+            if (total > 0) {
+                double[] best = optimal(kind, ne * Long.BYTES, np);
+                Bench.line("# network %s elems=%d pes=%d: per call per PE %.2f operations (at most %.2f at one PE), %.0f bytes;"
+                        + " optimal with one PE per node %.2f operations, %.0f bytes", NAMES[kind], ne, np,
+                        (double) total / COUNTED / np, (double) most / COUNTED, (double) bytes / COUNTED / np, best[0], best[1]);
+            }
+        }
+        return k;
+    }
+
+    /**
+     * What a collective needs to send per call per PE, averaged over {@code np} PEs each on a node
+     * of its own, with {@code bytes} per block: operations (messages) and bytes. Broadcast: every
+     * PE but the root receives the block once. Reduce (all PEs get the sum): the data must be
+     * combined and spread, 2 (N - 1) / N blocks per PE in bytes (reduce-scatter + allgather), and at
+     * least one operation per PE in and one out: 2 (N - 1) / N messages on a tree. Fcollect and
+     * alltoall: every PE receives N - 1 blocks, in ceil(log2 N) messages at best (Bruck).
+     */
+    static double[] optimal(int kind, long bytes, int np) {
+        double others = np - 1;
+        double logN = np > 1 ? Math.ceil(Math.log(np) / Math.log(2)) : 0;
+        return switch (kind) {
+            case 0 -> new double[] {2 * others / np, 2 * others / np * bytes};
+            case 1 -> new double[] {others / np, others / np * bytes};
+            default -> new double[] {logN, others * bytes};
+        };
     }
 
     /** C's check, on every PE (the broadcast root included). */

@@ -78,13 +78,26 @@ final class Diagnostics {
         }
     }
 
-    /** SHMEM_INFO, at the last finalize: PE 0 says what its sessions batched (JFR's shmem4j.Session events have every PE's). */
-    void reportBatching(long[] batched) {
-        if (!params.get(Params.INFO) || bootstrap.rank() != 0 || batched[0] == 0) {
+    /**
+     * SHMEM_INFO, at the last finalize: PE 0 says what it sent over the network and what its
+     * sessions batched ({@link org.shmem4j.Shmem#performanceCounters}; JFR's shmem4j.Session events have every PE's).
+     */
+    void reportCounters(java.util.Map<String, Long> counts) {
+        if (!params.get(Params.INFO) || bootstrap.rank() != 0) {
             return;
         }
-        System.out.printf("shmem4j: PE 0's sessions batched %,d operations to remote PEs into %,d messages (%.1f per message)%n",
-                batched[0], batched[1], (double) batched[0] / Math.max(1, batched[1]));
+        long operations = counts.get("network.puts") + counts.get("network.gets") + counts.get("network.atomics")
+                + counts.get("network.messages");
+        if (operations > 0) {
+            System.out.printf("shmem4j: PE 0 sent %,d operations over the network (%,d puts, %,d gets, %,d atomics, %,d other"
+                    + " messages) carrying %,d bytes%n", operations, counts.get("network.puts"), counts.get("network.gets"),
+                    counts.get("network.atomics"), counts.get("network.messages"), counts.get("network.bytes"));
+        }
+        long batched = counts.get("session.operations"), batches = counts.get("session.batches");
+        if (batched > 0) {
+            System.out.printf("shmem4j: PE 0's sessions batched %,d operations to remote PEs into %,d messages (%.1f per message)%n",
+                    batched, batches, (double) batched / Math.max(1, batches));
+        }
     }
 
     /**

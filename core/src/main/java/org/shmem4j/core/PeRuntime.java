@@ -20,6 +20,7 @@ import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
 import org.shmem4j.transport.Batches;
 import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.Traffic;
 import org.shmem4j.transport.Transport;
 
 /**
@@ -193,6 +194,16 @@ final class PeRuntime extends ShmemBase {
         profiler.level(level);
     }
 
+    @Override
+    public java.util.Map<String, Long> performanceCounters() {
+        checkInitialized("performanceCounters");
+        java.util.Map<String, Long> counts = (network == null ? Traffic.NONE : network.traffic()).snapshot();
+        long[] batched = profiler.batched();
+        counts.put("session.operations", batched[0]);
+        counts.put("session.batches", batched[1]);
+        return java.util.Collections.unmodifiableMap(counts);
+    }
+
     CollectivePolicy collectivePolicy() {
         return collectivePolicy;
     }
@@ -308,7 +319,7 @@ final class PeRuntime extends ShmemBase {
             }
         }
         diagnostics.reportUnfreed(heap);
-        diagnostics.reportBatching(profiler.batched());
+        diagnostics.reportCounters(performanceCounters());
         // No resource is released before every PE has entered finalize (spec 9.1.4).
         announceFinalize();
         lastFinalize.await(waitPolicy);

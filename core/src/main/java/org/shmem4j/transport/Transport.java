@@ -30,6 +30,11 @@ public interface Transport extends AutoCloseable {
      */
     boolean atomicsCoherentWithCpu();
 
+    /** What this PE sent through this transport ({@link Traffic#NONE} for a transport without a network). */
+    default Traffic traffic() {
+        return Traffic.NONE;
+    }
+
     /** A new channel for one context, usable as {@code mode} says. */
     Channel openChannel(ChannelMode mode);
 

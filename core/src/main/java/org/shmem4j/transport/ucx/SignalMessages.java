@@ -22,6 +22,7 @@ import org.shmem4j.ShmemException;
 import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Batch;
 import org.shmem4j.transport.CpuAtomics;
+import org.shmem4j.transport.Traffic;
 
 /**
  * Put-with-signal as one UCX active message. Over tcp UCX emulates RMA and atomics with messages
@@ -118,7 +119,7 @@ final class SignalMessages {
      * the home worker's progress, which one thread at a time runs (see {@link UcxTransport#progressHome}).
      */
     record Target(Ucx.Library ucx, MemorySegment region, int rank, Arena arena, MemorySegment answerParam,
-            Map<Long, Sender> senders, java.util.ArrayDeque<InFlight> replies) {
+            Map<Long, Sender> senders, java.util.ArrayDeque<InFlight> replies, Traffic traffic) {
         Sender sender(long key) {
             return senders.computeIfAbsent(key, k -> new Sender(arena));
         }
@@ -161,12 +162,12 @@ final class SignalMessages {
      * Makes {@code home} (this PE's home worker) apply put-with-signal messages to {@code region}
      * and acknowledge them naming {@code rank}. Returns the key to {@link #stopServing} with.
      */
-    static long serve(Ucx.Library ucx, MemorySegment home, MemorySegment region, int rank, Arena arena) {
+    static long serve(Ucx.Library ucx, MemorySegment home, MemorySegment region, int rank, Arena arena, Traffic traffic) {
         long id = NEXT.getAndIncrement();
         MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
         param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
-        TARGETS.put(id, new Target(ucx, region, rank, arena, param, new HashMap<>(), new java.util.ArrayDeque<>()));
+        TARGETS.put(id, new Target(ucx, region, rank, arena, param, new HashMap<>(), new java.util.ArrayDeque<>(), traffic));
         setHandler(ucx, home, PUT_SIGNAL, ON_PUT_SIGNAL, id);
         setHandler(ucx, home, QUERY, ON_QUERY, id);
         return id;
@@ -347,6 +348,7 @@ final class SignalMessages {
         reply.set(JAVA_INT, 0, t.rank());
         reply.set(JAVA_LONG, 8, number);
         MemorySegment data = reply.asSlice(REPLY_HEADER_BYTES);
+        t.traffic().count(Traffic.Kind.MESSAGES, data.byteSize());
         MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(replyEp, GET_REPLY,
                 reply.asSlice(0, REPLY_HEADER_BYTES), REPLY_HEADER_BYTES, data, data.byteSize(), t.answerParam());
         if (request.address() != 0 && !Ucx.isError(request)) {
@@ -355,6 +357,7 @@ final class SignalMessages {
     }
 
     private static void answer(Target t, Sender from, MemorySegment replyEp) throws Throwable {
+        t.traffic().count(Traffic.Kind.MESSAGES, 0);
         MemorySegment request = (MemorySegment) t.ucx().amSendNbx.invokeExact(replyEp, ACK, from.answer(t.rank()),
                 ANSWER_BYTES, MemorySegment.NULL, 0L, t.answerParam());
         if (request.address() != 0 && !Ucx.isError(request)) {

@@ -18,6 +18,7 @@ import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Batch;
 import org.shmem4j.transport.Batches;
 import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.Traffic;
 
 /**
  * One context's path over UCX: a worker of its own, an
@@ -73,6 +74,8 @@ final class UcxChannel implements Channel {
     private final Signals signals;
     /** Small puts go as messages (see {@link UcxTransport#targetCpuCarriesRma} and {@link Signals}). */
     private final boolean putsAsMessages;
+    /** The transport's count of what this PE sent. */
+    private final Traffic traffic;
     /** A session's batches (made by the first session that batches), sent as {@link Signals} messages. */
     private Batches<MemorySegment> batches;
     /** Batches whose gets' reply is awaited, by PE and message number: where the data goes, in order. */
@@ -106,6 +109,7 @@ final class UcxChannel implements Channel {
         this.bounce = arena.allocate(4096, 64);
         this.signals = new Signals(as);
         this.putsAsMessages = transport.targetCpuCarriesRma();
+        this.traffic = transport.traffic();
         transport.agent().watch(worker, lock, () -> (long) USES.getOpaque(this));
     }
 
@@ -449,6 +453,7 @@ final class UcxChannel implements Channel {
                     sent[pe] + 1);
             boolean getsReply = (flags & SignalMessages.FLAG_BATCH) != 0 && signal > 0; // the target needs our address
             MemorySegment how = answer || getsReply ? answeredParam : param; // a local: invokeExact types a conditional as Object
+            traffic.count(Traffic.Kind.MESSAGES, data.byteSize());
             MemorySegment request = inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
                     SignalMessages.HEADER_BYTES, data, data.byteSize(), how), what, pe);
             sent[pe]++;
@@ -560,6 +565,7 @@ final class UcxChannel implements Channel {
         private boolean ask(int pe, boolean closing) throws Throwable {
             MemorySegment h = queryHeaders.asSlice(SignalMessages.QUERY_BYTES * pe, SignalMessages.QUERY_BYTES);
             SignalMessages.query(h, key, sent[pe]);
+            traffic.count(Traffic.Kind.MESSAGES, 0);
             MemorySegment request = (MemorySegment) ucx.amSendNbx.invokeExact(endpoints[pe], SignalMessages.QUERY, h,
                     SignalMessages.QUERY_BYTES, MemorySegment.NULL, 0L, queryParam);
             if (closing && Ucx.isError(request)) {
@@ -745,10 +751,12 @@ final class UcxChannel implements Channel {
     }
 
     private MemorySegment put(MemorySegment ep, int pe, long offset, MemorySegment src) throws Throwable {
+        traffic.count(Traffic.Kind.PUTS, src.byteSize());
         return (MemorySegment) ucx.putNbx.invokeExact(ep, src, src.byteSize(), transport.base(pe) + offset, rkeys[pe], plainParam);
     }
 
     private MemorySegment get(MemorySegment ep, int pe, long offset, MemorySegment dst) throws Throwable {
+        traffic.count(Traffic.Kind.GETS, dst.byteSize());
         return (MemorySegment) ucx.getNbx.invokeExact(ep, dst, dst.byteSize(), transport.base(pe) + offset, rkeys[pe], plainParam);
     }
 
@@ -890,6 +898,7 @@ final class UcxChannel implements Channel {
                 Ucx.OP_ATTR_FIELD_DATATYPE | (result == null ? 0 : Ucx.OP_ATTR_FIELD_REPLY_BUFFER));
         atomicParam.set(JAVA_LONG, Ucx.REQ_DATATYPE, Ucx.contig(bytes));
         atomicParam.set(ADDRESS, Ucx.REQ_REPLY_BUFFER, result == null ? MemorySegment.NULL : result);
+        traffic.count(Traffic.Kind.ATOMICS, bytes);
         return (MemorySegment) ucx.atomicOpNbx.invokeExact(ep, opcode(op), buffer, 1L, transport.base(pe) + offset, rkeys[pe],
                 atomicParam);
     }

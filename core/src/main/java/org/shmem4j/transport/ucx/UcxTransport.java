@@ -25,6 +25,7 @@ import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.ChannelMode;
 import org.shmem4j.transport.JobHealth;
 import org.shmem4j.transport.NetworkSetup;
+import org.shmem4j.transport.Traffic;
 import org.shmem4j.transport.Transport;
 
 /**
@@ -78,6 +79,8 @@ final class UcxTransport implements Transport {
     /** See {@link #targetCpuCarriesRma}. */
     private final boolean targetCpuCarriesRma = noRdmaDevice();
     private final boolean atomicsCoherentWithCpu;
+    /** What this PE sent: its channels' operations and its handlers' replies and answers. */
+    private final Traffic traffic = new Traffic();
     private boolean closed;
 
     private UcxTransport(Ucx.Library ucx, MemorySegment context, MemorySegment memh, MemorySegment home, NetworkSetup setup) {
@@ -107,7 +110,7 @@ final class UcxTransport implements Transport {
         RuntimeException failed = null;
         try {
             t = start(setup);
-            t.serving = SignalMessages.serve(t.ucx, t.home, setup.region(), setup.rank(), t.arena);
+            t.serving = SignalMessages.serve(t.ucx, t.home, setup.region(), setup.rank(), t.arena, t.traffic);
             mine = t.describeSelf(setup.region());
         } catch (RuntimeException e) {
             if (t != null) {
@@ -469,6 +472,11 @@ final class UcxTransport implements Transport {
      * Every mode gets the same serialized channel: its lock is uncontended for a private context,
      * and the progress agent needs it anyway (see {@link UcxChannel}).
      */
+    @Override
+    public Traffic traffic() {
+        return traffic;
+    }
+
     @Override
     public synchronized Channel openChannel(ChannelMode mode) {
         if (closed) {

@@ -536,7 +536,8 @@ class UcxChannelTest extends ChannelContract {
     void aMessageThatArrivesEarlyWaitsForTheOnesSentBeforeIt() throws Throwable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment region = arena.allocate(REGION, 4096);
-            var target = new SignalMessages.Target(null, region, 0, arena, null, new java.util.HashMap<>(), new java.util.ArrayDeque<>());
+            var target = new SignalMessages.Target(null, region, 0, arena, null, new java.util.HashMap<>(), new java.util.ArrayDeque<>(),
+                    new org.shmem4j.transport.Traffic());
             long sender = 7L << 32 | 3, other = 8L << 32 | 3, flag = 4096;
             // message k puts the long k at 8k and raises the flag to k
             MemorySegment[][] m = new MemorySegment[4][];
