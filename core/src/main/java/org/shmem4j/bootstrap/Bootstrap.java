@@ -7,7 +7,7 @@ package org.shmem4j.bootstrap;
  * movement never goes through a bootstrap.
  *
  * <p>Implementations: {@code LauncherBootstrap} (a PE started by {@code oshrun}, talking to the
- * launcher's rendezvous service), {@code InProcessBootstrap} (PEs as threads of one JVM) and
+ * launcher's rendezvous service), {@code InProcessHub}'s members (PEs as threads of one JVM) and
  * {@code SingletonBootstrap} (a program started without a launcher is a job of one PE). Multi-host
  * launchers (ssh, Slurm) plug in here: only rank, host identity and the exchange change.
  */

@@ -2,7 +2,7 @@ package org.shmem4j.transport;
 
 /**
  * A network engine that can carry a job's traffic between nodes ("ucx"). The runtime opens one
- * when some PE is on another node, choosing it by name ({@code SHMEM4J_NETWORK}, found with
+ * when some PE is on another node, choosing it by name ({@code SHMEM_NETWORK}, found with
  * {@link java.util.ServiceLoader}); a job whose PEs share one node never opens any, so it needs
  * neither the engine's native library nor native access.
  */

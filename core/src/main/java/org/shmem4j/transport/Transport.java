@@ -6,9 +6,9 @@ import java.lang.foreign.MemorySegment;
  * A kind of path to other PEs' symmetric regions: shared memory for the PEs of this node, a
  * network engine for the others. Opened collectively at start-up; the runtime then asks each
  * transport which PEs it reaches and keeps a per-PE route table, so the choice of path is one
- * array lookup, never a search. A context gets one {@link Channel} from each transport, and
- * everything above (RMA, AMOs, signals, barriers, collectives, finalize) goes through channels
- * or, for mapped peers, directly through {@link #mapping(int)}.
+ * array lookup, never a search. Mapped peers are reached directly through {@link #mapping(int)};
+ * for the others a context gets a {@link Channel} from the network transport, and everything
+ * above (RMA, AMOs, signals, barriers, collectives, finalize) goes through it.
  */
 public interface Transport extends AutoCloseable {
     /** Short name for diagnostics ("shm", "ucx"). */
