@@ -155,8 +155,8 @@ class PseudoHostsInProcessTest {
     @Test
     void blocksOfConsecutiveRanks() {
         assertArrayEquals(new int[] {0, 0, 0, 1, 1}, IntStream.range(0, 5)
-                .map(r -> org.shmem4j.bootstrap.launcher.LaunchEnv.pseudoHost(r, 5, 2)).toArray());
+                .map(r -> org.shmem4j.bootstrap.PseudoHosts.hostOf(r, 5, 2)).toArray());
         assertArrayEquals(new int[] {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}, IntStream.range(0, 12)
-                .map(r -> org.shmem4j.bootstrap.launcher.LaunchEnv.pseudoHost(r, 12, 3)).toArray());
+                .map(r -> org.shmem4j.bootstrap.PseudoHosts.hostOf(r, 12, 3)).toArray());
     }
 }

@@ -5,7 +5,6 @@ import java.util.HexFormat;
 import java.util.Map;
 import org.shmem4j.ShmemException;
 import org.shmem4j.ShmemGlobalExit;
-import org.shmem4j.bootstrap.launcher.LaunchEnv;
 
 /**
  * The rendezvous of a job whose PEs are threads of one JVM: all-gathers meet here (blocking, no
@@ -15,7 +14,7 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
 public final class InProcessHub {
     /**
      * Environment variable of an in-process job: split its PEs into this many pseudo-hosts, PE
-     * {@code r} of {@code n} on host {@code r * H / n} ({@link LaunchEnv#pseudoHost}), all on one
+     * {@code r} of {@code n} on host {@code r * H / n} ({@link PseudoHosts#hostOf}), all on one
      * node (they still share memory); as {@code oshrun --hosts H}.
      */
     public static final String HOSTS = "SHMEM4J_INPROCESS_HOSTS";
@@ -186,8 +185,8 @@ public final class InProcessHub {
 
     /** The bootstrap of PE {@code rank}. */
     public Bootstrap bootstrap(int rank) {
-        String nodeId = nodes == 1 ? NODE : LaunchEnv.pseudoNodeId(NODE, LaunchEnv.pseudoHost(rank, size, nodes));
-        String hostId = hosts == 1 ? nodeId : LaunchEnv.pseudoHostId(NODE, LaunchEnv.pseudoHost(rank, size, hosts));
+        String nodeId = nodes == 1 ? NODE : PseudoHosts.nodeId(NODE, PseudoHosts.hostOf(rank, size, nodes));
+        String hostId = hosts == 1 ? nodeId : PseudoHosts.hostId(NODE, PseudoHosts.hostOf(rank, size, hosts));
         return new JobMember(rank, size, jobId, hostId, nodeId) {
             @Override
             public Map<String, String> environment() {

@@ -21,6 +21,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.bootstrap.PseudoHosts;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.PeMain;
 import org.shmem4j.core.info.BuildInfo;
@@ -307,11 +308,11 @@ public final class Oshrun {
 
     /**
      * The declared host of {@code rank}: its node, or with {@code --hosts H} the pseudo-host
-     * {@code rank * H / N} ({@link LaunchEnv#pseudoHost}) on the starter's machine.
+     * {@code rank * H / N} ({@link PseudoHosts#hostOf}) on the starter's machine.
      */
     static String hostId(LaunchOptions opts, PeStarter starter, int rank) {
         return opts.hosts() == 0 || starter.hostId(rank) == null ? nodeId(opts, starter, rank)
-                : LaunchEnv.pseudoHostId(starter.hostId(rank), LaunchEnv.pseudoHost(rank, opts.pes(), opts.hosts()));
+                : PseudoHosts.hostId(starter.hostId(rank), PseudoHosts.hostOf(rank, opts.pes(), opts.hosts()));
     }
 
     /**
@@ -320,7 +321,7 @@ public final class Oshrun {
      */
     static String nodeId(LaunchOptions opts, PeStarter starter, int rank) {
         String machine = starter.hostId(rank);
-        return opts.nodes() == 0 || machine == null ? machine : LaunchEnv.pseudoNodeId(machine, LaunchEnv.pseudoHost(rank, opts.pes(), opts.nodes()));
+        return opts.nodes() == 0 || machine == null ? machine : PseudoHosts.nodeId(machine, PseudoHosts.hostOf(rank, opts.pes(), opts.nodes()));
     }
 
     /** The ssh command: {@code --ssh}, else {@code OSHRUN_SSH}, else {@code ssh}. */
