@@ -1,5 +1,6 @@
 package org.shmem4j.core;
 
+import java.util.List;
 import java.util.Map;
 import org.shmem4j.Context;
 import org.shmem4j.Shmem;
@@ -10,6 +11,8 @@ import org.shmem4j.bootstrap.SingletonBootstrap;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
 import org.shmem4j.bootstrap.pmix.PmixBootstrap;
+import org.shmem4j.core.param.Parameters;
+import org.shmem4j.core.param.Params;
 import org.shmem4j.transport.shm.RegionMappings;
 
 /**
@@ -30,9 +33,14 @@ public final class Runtimes {
         /** oshrun's variables first (an oshrun inside an srun step passes PMIx's on too), then a PMIx server, else alone. */
         private static Bootstrap processBootstrap(Map<String, String> env) {
             if (env.containsKey(LaunchEnv.RENDEZVOUS)) {
-                return LauncherBootstrap.processInstance(env);
+                return LauncherBootstrap.processInstance(env, arrivalTimeoutS(env));
             }
-            return PmixBootstrap.inEnvironment(env) ? PmixBootstrap.processInstance() : new SingletonBootstrap();
+            return PmixBootstrap.inEnvironment(env) ? PmixBootstrap.processInstance(arrivalTimeoutS(env)) : new SingletonBootstrap();
+        }
+
+        /** How long start-up waits for every PE: the bootstraps get it from here, as they sit below the parameters. */
+        private static int arrivalTimeoutS(Map<String, String> env) {
+            return Parameters.from(env, List.of(Params.BOOTSTRAP_TIMEOUT_S)).get(Params.BOOTSTRAP_TIMEOUT_S);
         }
     }
 

@@ -3,7 +3,10 @@ package org.shmem4j.it;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import org.shmem4j.bootstrap.pmix.PmixBootstrap;
+import org.shmem4j.core.param.Parameters;
+import org.shmem4j.core.param.Params;
 
 /**
  * A PE program that drives the PMIx bootstrap directly: all-gathers of empty, small and 100 KB
@@ -61,7 +64,8 @@ public final class PmixExchange {
     }
 
     public static void main(String[] args) {
-        PmixBootstrap b = PmixBootstrap.processInstance();
+        PmixBootstrap b = PmixBootstrap.processInstance(
+                Parameters.from(System.getenv(), List.of(Params.BOOTSTRAP_TIMEOUT_S)).get(Params.BOOTSTRAP_TIMEOUT_S));
         int me = b.rank(), n = b.size();
         for (int size : new int[] {0, 1, 7, 100_000}) {
             byte[][] all = b.allGather(blob(me, size));

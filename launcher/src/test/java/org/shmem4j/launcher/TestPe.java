@@ -7,12 +7,18 @@ import java.util.ArrayList;
 import java.util.List;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
+import org.shmem4j.core.param.Parameters;
+import org.shmem4j.core.param.Params;
 
 /**
  * A PE main for the launcher tests, using the bootstrap directly (no runtime). args[0] selects
  * the behaviour, args[1] (where used) the rank that misbehaves; the others sleep until ended.
  */
 public final class TestPe {
+    /** SHMEM_BOOTSTRAP_TIMEOUT_S, as the runtime hands it to the bootstrap. */
+    private static final int PATIENCE_S = Parameters.from(System.getenv(), List.of(Params.BOOTSTRAP_TIMEOUT_S))
+            .get(Params.BOOTSTRAP_TIMEOUT_S);
+
     private TestPe() {}
 
     public static void main(String[] args) throws Exception {
@@ -25,7 +31,7 @@ public final class TestPe {
         if (mode.equals("noconnect") && Integer.parseInt(System.getenv(LaunchEnv.RANK)) == target) {
             Thread.sleep(Long.MAX_VALUE); // never reaches the rendezvous
         }
-        var b = LauncherBootstrap.processInstance(System.getenv());
+        var b = LauncherBootstrap.processInstance(System.getenv(), PATIENCE_S);
         String gathered = gather(b);
         String extra = mode.equals("secret") ? " secret=" + System.getenv(LaunchEnv.JOB_SECRET) : "";
         if (mode.equals("shmfile")) {
@@ -53,7 +59,7 @@ public final class TestPe {
             case "reinit" -> {
                 b.finalized();
                 b.close();
-                var again = LauncherBootstrap.processInstance(System.getenv());
+                var again = LauncherBootstrap.processInstance(System.getenv(), PATIENCE_S);
                 System.out.println("PE " + again.rank() + " again gathered=" + gather(again) + " same=" + (again == b));
                 again.finalized();
             }

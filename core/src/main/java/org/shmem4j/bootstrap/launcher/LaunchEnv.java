@@ -52,7 +52,10 @@ public final class LaunchEnv {
     public static final String SHM_DIR = "SHMEM_SHM_DIR";
     /** Default directory of the shared-memory files. */
     public static final String DEFAULT_SHM_DIR = "/dev/shm";
-    /** Seconds within which every PE must reach the rendezvous (launcher side, default 60). */
+    /**
+     * Seconds within which every PE must reach the rendezvous (default 60): oshrun reads it, the
+     * PEs' bootstraps get it from the core, which reads it as {@code Params.BOOTSTRAP_TIMEOUT_S}.
+     */
     public static final String BOOTSTRAP_TIMEOUT_S = "SHMEM_BOOTSTRAP_TIMEOUT_S";
 
     private LaunchEnv() {}

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,8 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.JobMember;
-import org.shmem4j.core.param.Parameters;
-import org.shmem4j.core.param.Params;
 
 /**
  * The bootstrap of a PE started by {@code oshrun}: identity comes from the {@link LaunchEnv}
@@ -73,14 +70,14 @@ public final class LauncherBootstrap extends JobMember {
 
     /**
      * The process-wide connection to the launcher, opened on the first call from {@code env}
-     * (normally {@link System#getenv()}); later calls return the same instance and ignore
-     * {@code env}.
+     * (normally {@link System#getenv()}) within {@code patienceS} seconds (as {@link #connect});
+     * later calls return the same instance and ignore both.
      *
      * @throws ShmemException if a variable is missing or invalid, or the launcher is unreachable
      */
-    public static synchronized LauncherBootstrap processInstance(Map<String, String> env) {
+    public static synchronized LauncherBootstrap processInstance(Map<String, String> env, int patienceS) {
         if (processInstance == null) {
-            processInstance = connect(env);
+            processInstance = connect(env, patienceS);
         }
         return processInstance;
     }
@@ -89,12 +86,13 @@ public final class LauncherBootstrap extends JobMember {
      * Opens a new connection to the launcher described by {@code env}. A process should hold only
      * one (the launcher rejects a second HELLO for the same rank); use {@link #processInstance}.
      * The PE is in once the launcher answers its HELLO with WELCOME; a connection the launcher
-     * closes before answering (it sheds handshakes when flooded) is opened again, until
-     * {@code SHMEM_BOOTSTRAP_TIMEOUT_S}.
+     * closes before answering (it sheds handshakes when flooded) is opened again, for
+     * {@code patienceS} seconds at most ({@code SHMEM_BOOTSTRAP_TIMEOUT_S}, which the creator reads:
+     * parameters belong to the core).
      *
      * @throws ShmemException naming the variable at fault, or the unreachable rendezvous
      */
-    public static LauncherBootstrap connect(Map<String, String> env) {
+    public static LauncherBootstrap connect(Map<String, String> env, int patienceS) {
         String rendezvous = LaunchEnv.require(env, LaunchEnv.RENDEZVOUS);
         String secret = LaunchEnv.require(env, LaunchEnv.JOB_SECRET);
         String jobId = LaunchEnv.require(env, LaunchEnv.JOB_ID);
@@ -123,7 +121,6 @@ public final class LauncherBootstrap extends JobMember {
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        int patienceS = Parameters.from(env, List.of(Params.BOOTSTRAP_TIMEOUT_S)).get(Params.BOOTSTRAP_TIMEOUT_S);
         long deadline = System.nanoTime() + patienceS * 1_000_000_000L;
         var address = new InetSocketAddress(host, port);
         var hello = new Wire.Hello(secret, rank, ProcessHandle.current().pid(), LaunchEnv.kernelHostName());

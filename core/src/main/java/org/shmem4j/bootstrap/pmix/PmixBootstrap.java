@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -23,8 +22,6 @@ import java.util.function.Function;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.JobMember;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
-import org.shmem4j.core.param.Parameters;
-import org.shmem4j.core.param.Params;
 
 /**
  * The bootstrap of a PE started by a PMIx server without {@code oshrun}: {@code srun --mpi=pmix}
@@ -71,11 +68,11 @@ public final class PmixBootstrap extends JobMember {
      */
     private final int arrivalTimeoutS;
 
-    private PmixBootstrap(Pmix.Library lib, String namespace, int rank, int size, String host) {
+    private PmixBootstrap(Pmix.Library lib, String namespace, int rank, int size, String host, int arrivalTimeoutS) {
         super(rank, size, jobIdOf(namespace), host);
         this.lib = lib;
         this.namespace = namespace;
-        this.arrivalTimeoutS = Parameters.from(System.getenv(), List.of(Params.BOOTSTRAP_TIMEOUT_S)).get(Params.BOOTSTRAP_TIMEOUT_S);
+        this.arrivalTimeoutS = arrivalTimeoutS;
     }
 
     /**
@@ -94,21 +91,23 @@ public final class PmixBootstrap extends JobMember {
     }
 
     /**
-     * The process's PMIx client, initialized on the first call; later calls return the same one.
+     * The process's PMIx client, initialized on the first call, its start-up fences bounded by
+     * {@code arrivalTimeoutS} ({@code SHMEM_BOOTSTRAP_TIMEOUT_S}, which the creator reads:
+     * parameters belong to the core); later calls return the same one and ignore it.
      *
      * @throws ShmemException if libpmix cannot be loaded (saying what to install or which flag to
      *     add) or the server refuses the client
      */
-    public static synchronized PmixBootstrap processInstance() {
+    public static synchronized PmixBootstrap processInstance(int arrivalTimeoutS) {
         if (processInstance == null) {
-            processInstance = connect();
+            processInstance = connect(arrivalTimeoutS);
             Thread hook = Thread.ofPlatform().name("shmem4j-pmix-exit").unstarted(processInstance::atExit);
             Runtime.getRuntime().addShutdownHook(hook);
         }
         return processInstance;
     }
 
-    private static PmixBootstrap connect() {
+    private static PmixBootstrap connect(int arrivalTimeoutS) {
         Pmix.Library lib = Pmix.lib("shmem_init");
         return call("PMIx_Init", a -> {
             MemorySegment self = a.allocate(Pmix.PROC_SIZE);
@@ -125,7 +124,7 @@ public final class PmixBootstrap extends JobMember {
             String host = lookup(lib, a, namespace, rank, Pmix.KEY_HOSTNAME, Pmix.TYPE_STRING,
                     v -> v.get(ADDRESS, Pmix.VALUE_DATA).reinterpret(Long.MAX_VALUE).getString(0))
                     .orElseGet(PmixBootstrap::kernelHostName);
-            return new PmixBootstrap(lib, namespace, rank, (int) size, host);
+            return new PmixBootstrap(lib, namespace, rank, (int) size, host, arrivalTimeoutS);
         });
     }
 
@@ -328,7 +327,7 @@ public final class PmixBootstrap extends JobMember {
         Pmix.intInfo(info.asSlice(Pmix.INFO_SIZE), Pmix.KEY_TIMEOUT, timeoutS);
         int status = (int) lib.fence.invokeExact(MemorySegment.NULL, 0L, info, timeoutS > 0 ? 2L : 1L);
         if (status == Pmix.ERR_TIMEOUT) {
-            throw new ShmemException("shmem_init: PE " + rank() + " waited " + timeoutS + " s (" + Params.BOOTSTRAP_TIMEOUT_S.name()
+            throw new ShmemException("shmem_init: PE " + rank() + " waited " + timeoutS + " s (" + LaunchEnv.BOOTSTRAP_TIMEOUT_S
                     + ") in " + what + " and not every PE of the job arrived: one failed to start, or never called shmem_init");
         }
         lib.check(status, what);

@@ -77,16 +77,16 @@ class WireTest {
 
     @Test
     void connectNamesTheMissingOrBadVariable() {
-        var e = assertThrows(ShmemException.class, () -> LauncherBootstrap.connect(Map.of()));
+        var e = assertThrows(ShmemException.class, () -> LauncherBootstrap.connect(Map.of(), 1));
         assertTrue(e.getMessage().contains(LaunchEnv.RENDEZVOUS), e.getMessage());
         var env = Map.of(LaunchEnv.RENDEZVOUS, "127.0.0.1:1", LaunchEnv.JOB_SECRET, "ab", LaunchEnv.JOB_ID, "abc",
                 LaunchEnv.SIZE, "2", LaunchEnv.RANK, "2", LaunchEnv.HOST_ID, "h");
-        e = assertThrows(ShmemException.class, () -> LauncherBootstrap.connect(env));
+        e = assertThrows(ShmemException.class, () -> LauncherBootstrap.connect(env, 1));
         assertTrue(e.getMessage().contains(LaunchEnv.RANK), e.getMessage());
         var badId = new java.util.HashMap<>(env);
         badId.put(LaunchEnv.RANK, "0");
         badId.put(LaunchEnv.JOB_ID, "a/b");
-        e = assertThrows(ShmemException.class, () -> LauncherBootstrap.connect(badId));
+        e = assertThrows(ShmemException.class, () -> LauncherBootstrap.connect(badId, 1));
         assertTrue(e.getMessage().contains(LaunchEnv.JOB_ID), e.getMessage());
     }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.shmem4j.ShmemException;
+import org.shmem4j.bootstrap.launcher.LaunchEnv;
 
 class ParametersTest {
     private static final String SIZE_FORM =
@@ -38,6 +39,13 @@ class ParametersTest {
         }
         assertEquals(List.of(), p.unknownVariables());
         assertEquals(Parameters.defaults().get(Params.SYMMETRIC_SIZE), p.get(Params.SYMMETRIC_SIZE));
+    }
+
+    /** oshrun and the bootstraps name these variables by LaunchEnv's constants; the core reads them here. */
+    @Test
+    void theLaunchEnvironmentNamesTheSameVariables() {
+        assertEquals(Params.BOOTSTRAP_TIMEOUT_S.name(), LaunchEnv.BOOTSTRAP_TIMEOUT_S);
+        assertEquals(Params.SHM_DIR.name(), LaunchEnv.SHM_DIR);
     }
 
     @Test
