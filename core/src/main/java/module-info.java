@@ -11,6 +11,7 @@ module org.shmem4j {
     // the --info and --version reports; @ShmemTest: the in-process job's pseudo-node variable
     exports org.shmem4j.bootstrap to org.shmem4j.launcher, org.shmem4j.junit;
     exports org.shmem4j.bootstrap.launcher to org.shmem4j.launcher;
+    exports org.shmem4j.pe to org.shmem4j.launcher;
     exports org.shmem4j.core.info to org.shmem4j.launcher;
     exports org.shmem4j.core.param to org.shmem4j.launcher; // oshrun reads SHMEM_INFO as the PEs do
 

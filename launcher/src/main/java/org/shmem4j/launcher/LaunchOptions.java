@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.jar.JarFile;
-import org.shmem4j.bootstrap.launcher.PeMain;
+import org.shmem4j.pe.PeMain;
 
 /**
  * The parsed {@code oshrun} command line.

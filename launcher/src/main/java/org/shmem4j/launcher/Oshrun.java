@@ -23,11 +23,11 @@ import java.util.concurrent.TimeoutException;
 import org.shmem4j.bootstrap.Bootstrap;
 import org.shmem4j.bootstrap.PseudoHosts;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
-import org.shmem4j.bootstrap.launcher.PeMain;
 import org.shmem4j.core.info.BuildInfo;
 import org.shmem4j.core.info.InfoReport;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
+import org.shmem4j.pe.PeMain;
 
 /**
  * {@code oshrun}: starts the PEs of one OpenSHMEM job as JVMs, serves their rendezvous, forwards

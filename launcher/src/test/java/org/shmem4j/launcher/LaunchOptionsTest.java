@@ -52,7 +52,7 @@ class LaunchOptionsTest {
         LaunchOptions o = LaunchOptions.parse(List.of("-n", "2", "--jfr", recordings.toString(), "-Xmx1g", "-cp", dir.toString(),
                 "Main"));
         assertTrue(Files.isDirectory(recordings));
-        assertEquals(List.of("-D" + org.shmem4j.bootstrap.launcher.PeMain.JFR_DIR_PROPERTY + "=" + recordings, "-Xmx1g"),
+        assertEquals(List.of("-D" + org.shmem4j.pe.PeMain.JFR_DIR_PROPERTY + "=" + recordings, "-Xmx1g"),
                 o.jvmOptions());
         Path file = Files.createFile(dir.resolve("file"));
         var e = assertThrows(LaunchOptions.UsageException.class,

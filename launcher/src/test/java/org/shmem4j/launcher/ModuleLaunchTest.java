@@ -76,7 +76,7 @@ class ModuleLaunchTest {
         assertEquals(core + File.pathSeparator + mods, cmd.get(cmd.indexOf("--module-path") + 1), "the library first");
         assertEquals("demo,jdk.jfr", cmd.get(cmd.indexOf("--add-modules") + 1));
         assertEquals("demo/demo=org.shmem4j", cmd.get(cmd.indexOf("--add-opens") + 1));
-        assertEquals(List.of("-m", "org.shmem4j/org.shmem4j.bootstrap.launcher.PeMain", "demo.Main", "a"),
+        assertEquals(List.of("-m", "org.shmem4j/org.shmem4j.pe.PeMain", "demo.Main", "a"),
                 cmd.subList(cmd.size() - 4, cmd.size()));
         assertFalse(cmd.contains("-cp"), cmd::toString);
         assertNull(PeCommands.aotCache(opts).path(), "the AOT cache is the class path's");

@@ -44,9 +44,11 @@ public final class LauncherBootstrap extends JobMember {
     /** The answer to the launcher's heartbeat, encoded once. */
     private static final byte[] PONG = Wire.encodeFixed(new Wire.Pong());
 
-    // The single justified piece of static state: the process is the PE, and the launcher knows
-    // it by one connection, which must survive finalize/init cycles.
+    // The only justified static state: the process is the PE, the launcher knows it by one
+    // connection, which must survive finalize/init cycles, and its program runs on one thread.
     private static LauncherBootstrap processInstance;
+    /** The thread running the program's main, once oshrun's PeMain started it (null in a PE not started by oshrun). */
+    private static volatile Thread programThread;
 
     private final String rendezvous;
     private final Socket socket;
@@ -80,6 +82,11 @@ public final class LauncherBootstrap extends JobMember {
             processInstance = connect(env, patienceS);
         }
         return processInstance;
+    }
+
+    /** oshrun's PeMain runs the program's main on {@code thread}: an abort waits for it ({@link #ABORT_GRACE_MS}). */
+    public static void programRunsOn(Thread thread) {
+        programThread = thread;
     }
 
     /**
@@ -402,6 +409,22 @@ public final class LauncherBootstrap extends JobMember {
         Runtime.getRuntime().halt(1);
     }
 
+    /**
+     * Waits up to {@code ms} for the program's main to end, returning at once if it already has
+     * or this PE was not started through PeMain (then it sleeps briefly instead): an aborted PE
+     * gives its program this long to report. The exception that fails a PE unwinds through
+     * {@code close()} first, and the finalize there lets the peers fail too, so without the wait
+     * the launcher's abort would often halt the failing PE before it printed its own exception.
+     */
+    private static void awaitProgramEnd(long ms) throws InterruptedException {
+        Thread program = programThread;
+        if (program == null) {
+            Thread.sleep(Math.min(ms, 200));
+        } else if (program != Thread.currentThread()) {
+            program.join(ms);
+        }
+    }
+
     private void abort(String reason) {
         abortReason = reason;
         var p = pending;
@@ -412,7 +435,7 @@ public final class LauncherBootstrap extends JobMember {
         System.err.println("shmem4j: PE " + rank() + ": " + reason);
         System.err.flush();
         try {
-            PeMain.awaitProgramEnd(ABORT_GRACE_MS); // PEs waiting in the library fail at once; a failing PE reports
+            awaitProgramEnd(ABORT_GRACE_MS); // PEs waiting in the library fail at once; a failing PE reports
         } catch (InterruptedException ignored) {
             // halting anyway
         }

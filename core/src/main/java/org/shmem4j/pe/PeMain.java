@@ -1,4 +1,4 @@
-package org.shmem4j.bootstrap.launcher;
+package org.shmem4j.pe;
 
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -10,6 +10,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
+import org.shmem4j.bootstrap.launcher.LaunchEnv;
+import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
+import org.shmem4j.core.Runtimes;
 
 /**
  * How oshrun starts a PE: {@code PeMain <main class> <args>}. It ties the PE's life to the
@@ -27,26 +30,7 @@ public final class PeMain {
      */
     public static final String JFR_DIR_PROPERTY = "shmem4j.jfr.dir";
 
-    /** The thread running the program's main, once PeMain started it (null in a PE not started by oshrun). */
-    private static volatile Thread programThread;
-
     private PeMain() {}
-
-    /**
-     * Waits up to {@code ms} for the program's main to end, returning at once if it already has
-     * or this PE was not started through PeMain (then it sleeps briefly instead): an aborted PE
-     * gives its program this long to report. The exception that fails a PE unwinds through
-     * {@code close()} first, and the finalize there lets the peers fail too, so without the wait
-     * the launcher's abort would often halt the failing PE before it printed its own exception.
-     */
-    static void awaitProgramEnd(long ms) throws InterruptedException {
-        Thread program = programThread;
-        if (program == null) {
-            Thread.sleep(Math.min(ms, 200));
-        } else if (program != Thread.currentThread()) {
-            program.join(ms);
-        }
-    }
 
     public static void main(String[] args) throws Throwable {
         if (args.length == 0) {
@@ -59,7 +43,7 @@ public final class PeMain {
         String[] programArgs = Arrays.copyOfRange(args, 1, args.length);
         MethodHandle main = entryPoint(program);
         Recording recording = recordIfAsked();
-        programThread = Thread.currentThread();
+        LauncherBootstrap.programRunsOn(Thread.currentThread()); // an abort gives it time to report
         try {
             if (main.type().parameterCount() == 1) {
                 main.invoke(programArgs);
@@ -72,7 +56,7 @@ public final class PeMain {
             }
         }
         // A PE that start_pes initialized is finalized when its program ends (spec 9.1.13).
-        org.shmem4j.core.Runtimes.endOfProgram();
+        Runtimes.endOfProgram();
     }
 
     /**

@@ -1,4 +1,4 @@
-package org.shmem4j.bootstrap.launcher;
+package org.shmem4j.pe;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
