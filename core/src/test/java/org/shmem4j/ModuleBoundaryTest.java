@@ -43,8 +43,8 @@ import org.shmem4j.inprocess.InProcessJob;
  * unconditionally is the API only, no exported signature mentions a type users cannot see (what
  * {@code javac -Xlint:exports} warns about, made a failure here), users can neither make symmetric
  * objects nor implement the library's interfaces; the API package uses no internal package but
- * {@code core} (its sealed types' permits) and the heap bridge, and the core's packages depend on
- * each other without a cycle.
+ * {@code core} (its sealed types' permits) and the heap bridge, and the library's packages depend
+ * on each other without a cycle, each only on its own layer and those below.
  */
 class ModuleBoundaryTest {
     private static final Path CLASSES = classesDirectory();
@@ -265,17 +265,41 @@ class ModuleBoundaryTest {
                         + " org.shmem4j.core.heap (the heap bridge) only; move what else it calls into the implementation");
     }
 
-    /** The core's packages, {@code org.shmem4j.core} and below, form no cycle (issue 27, item 6). */
+    /**
+     * The library's packages form no cycle (issue 27, item 6) but the one the API closes: it uses
+     * {@code core} and {@code core.heap} (above), and every package uses its types.
+     */
     @Test
-    void theCorePackagesFormNoCycle() throws IOException {
-        var core = new TreeMap<String, Set<String>>();
-        packageGraph().forEach((from, uses) -> {
-            if (from.startsWith("org.shmem4j.core")) {
-                core.put(from, new TreeSet<>(uses.stream().filter(p -> p.startsWith("org.shmem4j.core")).toList()));
+    void thePackagesFormNoCycle() throws IOException {
+        Map<String, Set<String>> graph = packageGraph();
+        graph.get("org.shmem4j").removeAll(Set.of("org.shmem4j.core", "org.shmem4j.core.heap"));
+        List<String> cycle = cycle(graph);
+        assertTrue(cycle.isEmpty(), () -> "a package cycle: " + String.join(" -> ", cycle));
+    }
+
+    /** The layers below the API, top down (docs/DESIGN.md, section 2), each a package and those within it. */
+    private static final List<String> LAYERS =
+            List.of("org.shmem4j.core", "org.shmem4j.transport", "org.shmem4j.bootstrap", "org.shmem4j.foreign");
+
+    /** The index of {@code pkg}'s layer in {@link #LAYERS}, or -1 above them (the API, in-process jobs, the PE's main). */
+    private static int layer(String pkg) {
+        for (int i = 0; i < LAYERS.size(); i++) {
+            if (pkg.equals(LAYERS.get(i)) || pkg.startsWith(LAYERS.get(i) + ".")) {
+                return i;
             }
-        });
-        List<String> cycle = cycle(core);
-        assertTrue(cycle.isEmpty(), () -> "a package cycle in the core: " + String.join(" -> ", cycle));
+        }
+        return -1;
+    }
+
+    /** A package uses its own layer and those below, and of those above only the API's types (its exceptions). */
+    @Test
+    void noPackageUsesALayerAboveIt() throws IOException {
+        var upward = new TreeSet<String>();
+        packageGraph().forEach((from, uses) -> uses.stream()
+                .filter(to -> !to.equals("org.shmem4j") && layer(to) < layer(from))
+                .forEach(to -> upward.add(from + " -> " + to)));
+        assertTrue(upward.isEmpty(), () -> "packages using a layer above theirs (core, transport, bootstrap, foreign, top"
+                + " down):\n  " + String.join("\n  ", upward));
     }
 
     /** A cycle of {@code graph} as the path around it (first package last again), or empty. */
