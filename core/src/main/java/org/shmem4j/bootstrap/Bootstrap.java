@@ -97,6 +97,15 @@ public interface Bootstrap extends AutoCloseable {
     default void peerLost(int pe, String reason) {}
 
     /**
+     * Tells the launcher that this PE's {@code shmem_init} failed with {@code reason}, before the
+     * failure is thrown to the program. Returns true when the launcher reports it (once for the
+     * job, however many PEs fail alike), so that the PE need not print it again; by default false.
+     */
+    default boolean initFailed(String reason) {
+        return false;
+    }
+
+    /**
      * Reason the job is being torn down (another PE failed or called global_exit), or null while
      * the job is healthy. Waits poll this on their slow path so that no PE blocks forever on a
      * peer that is gone.

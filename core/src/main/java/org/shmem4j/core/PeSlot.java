@@ -39,6 +39,11 @@ public final class PeSlot {
         return bootstrap;
     }
 
+    /** The bootstrap if one was made, else null (never connects). */
+    synchronized Bootstrap connected() {
+        return bootstrap;
+    }
+
     synchronized PeRuntime current() {
         return current;
     }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import org.shmem4j.Context;
 import org.shmem4j.Shmem;
+import org.shmem4j.ShmemException;
 import org.shmem4j.Team;
 import org.shmem4j.ThreadLevel;
 import org.shmem4j.bootstrap.Bootstrap;
@@ -60,10 +61,43 @@ public final class Runtimes {
                 current.retain();
                 return current;
             }
-            PeRuntime runtime = new PeRuntime(slot, requested);
+            PeRuntime runtime = start(slot, requested);
             slot.set(runtime);
             return runtime;
         }
+    }
+
+    /** The failure of this process's shmem_init that the launcher reports for the job, or null. */
+    private static volatile Throwable initFailureReported;
+
+    /**
+     * A new runtime; when its init fails, the launcher is told first, so that a configuration
+     * error (the same on every PE) is reported once for the job instead of once per PE.
+     */
+    private static PeRuntime start(PeSlot slot, ThreadLevel requested) {
+        try {
+            return new PeRuntime(slot, requested);
+        } catch (ShmemException e) {
+            Bootstrap bootstrap = slot == ProcessPe.SLOT ? slot.connected() : null;
+            if (bootstrap != null && bootstrap.initFailed(e.getMessage())) {
+                initFailureReported = e;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * True when {@code t}, or one of its causes, is a failure of this process's shmem_init that the
+     * launcher already reported: the PE's entry point then ends it without a stack trace.
+     */
+    public static boolean reportedByLauncher(Throwable t) {
+        Throwable reported = initFailureReported;
+        for (Throwable c = t; c != null && reported != null; c = c.getCause()) {
+            if (c == reported) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -75,7 +109,7 @@ public final class Runtimes {
         synchronized (slot) {
             PeRuntime current = slot.current();
             if (current == null) {
-                current = new PeRuntime(slot, ThreadLevel.MULTIPLE);
+                current = start(slot, ThreadLevel.MULTIPLE);
                 slot.set(current);
                 slot.finalizeAtEnd();
             }

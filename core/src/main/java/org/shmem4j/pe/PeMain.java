@@ -8,11 +8,14 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
 import org.shmem4j.core.Runtimes;
+import org.shmem4j.core.param.Parameters;
+import org.shmem4j.core.param.Params;
 
 /**
  * How oshrun starts a PE: {@code PeMain <main class> <args>}. It ties the PE's life to the
@@ -106,13 +109,26 @@ public final class PeMain {
      * into one stream, where an anonymous stack trace would not say whose it is.
      */
     private static void nameThePeInUncaughtExceptions(String rank) {
+        boolean debug = debugRequested();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            if (Runtimes.reportedByLauncher(e) && !debug) {
+                return; // oshrun printed the reason once for the job; the process still exits with status 1
+            }
             synchronized (System.err) {
                 System.err.print("PE " + rank + ": Exception in thread \"" + thread.getName() + "\" ");
                 e.printStackTrace(System.err);
                 System.err.flush();
             }
         });
+    }
+
+    /** SHMEM_DEBUG set: an init failure oshrun reported still prints its stack trace here (a bad value counts as unset). */
+    private static boolean debugRequested() {
+        try {
+            return Parameters.from(System.getenv(), List.of(Params.DEBUG)).get(Params.DEBUG);
+        } catch (RuntimeException badValue) {
+            return false; // shmem_init reports it
+        }
     }
 
     private static void gone(String why) {

@@ -1,6 +1,7 @@
 package org.shmem4j.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.shmem4j.examples.Hello;
 
 /**
@@ -96,6 +99,30 @@ class FailureContainmentTest {
         assertNotEquals(0, r.exit(), r::describe);
         assertTrue(r.stderrText().contains("SHMEM_SYMMETRIC_SIZE"), r::describe);
         assertTrue(r.stderrText().contains("12q"), r::describe);
+        assertEquals(List.of(), r.stdout(), r::describe);
+        assertEquals(Set.of(), Jobs.leakedShmFiles(shmBefore));
+    }
+
+    /**
+     * A failure of shmem_init that only the PEs can see (here: no network engine of that name,
+     * needed for the peers on the other pseudo-nodes) is one line for the job, said by oshrun,
+     * whatever the number of PEs: no stack trace per PE, no hint about try-with-resources.
+     */
+    @ParameterizedTest(name = "{0} PEs")
+    @ValueSource(ints = {2, 3})
+    void aFailedInitIsOneLineForTheWholeJob(int n) {
+        Set<String> shmBefore = Jobs.shmFiles();
+        var r = Jobs.run("Hello -n " + n + " on " + n + " pseudo-nodes, SHMEM_NETWORK=nosuch",
+                Jobs.oshrun(List.of("-n", Integer.toString(n), "--oversubscribe", "--nodes", Integer.toString(n), "-cp",
+                        Jobs.peClasspath(), Hello.class.getName())),
+                Map.of("SHMEM_NETWORK", "nosuch"), Duration.ofSeconds(60));
+        assertEquals(1, r.exit(), r::describe);
+        List<String> said = r.stderrText().lines().filter(l -> l.contains("nosuch")).toList();
+        assertEquals(1, said.size(), r::describe);
+        assertTrue(said.get(0).matches("oshrun: the job could not initialize \\(PE \\d \\(pid \\d+\\) said first\\): shmem_init: .*no network engine"
+                + " named 'nosuch' \\(SHMEM_NETWORK\\).*; ending the job"), r::describe);
+        assertFalse(r.stderrText().contains("Exception"), r::describe);
+        assertFalse(r.stderrText().contains("hint:"), r::describe);
         assertEquals(List.of(), r.stdout(), r::describe);
         assertEquals(Set.of(), Jobs.leakedShmFiles(shmBefore));
     }

@@ -350,6 +350,19 @@ final class Job {
         end(1, msg, -1);
     }
 
+    /**
+     * PE {@code rank}'s shmem_init failed with {@code reason}: the job ends with that one line. A
+     * configuration error fails every PE alike (and a PE whose peer failed may relay the peer's
+     * reason), so only the first report is printed; the PEs print nothing themselves.
+     */
+    void initFailed(int rank, String reason) {
+        String msg;
+        synchronized (this) {
+            msg = "oshrun: the job could not initialize (" + pes[rank].who() + " said first): " + reason + "; ending the job";
+        }
+        end(1, msg, -1);
+    }
+
     /** The connection of {@code rank} ended (EOF, error, or protocol violation). */
     void disconnected(int rank) {
         synchronized (this) {

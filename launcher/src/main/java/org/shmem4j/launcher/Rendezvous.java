@@ -268,6 +268,8 @@ final class Rendezvous implements AutoCloseable {
                     job.globalExit(rank, g.status());
                 } else if (m instanceof Wire.PeerLost l) {
                     job.peerLost(rank, l.peer(), l.reason());
+                } else if (m instanceof Wire.InitFailed f) {
+                    job.initFailed(rank, f.reason());
                 } else if (m instanceof Wire.Publish p) {
                     job.publish(rank, p.key(), p.blob());
                 } else if (m instanceof Wire.Lookup l) {

@@ -317,6 +317,16 @@ public final class LauncherBootstrap extends JobMember {
     }
 
     @Override
+    public boolean initFailed(String reason) {
+        try {
+            send(new Wire.InitFailed(reason));
+            return true;
+        } catch (ShmemException e) {
+            return false; // no launcher to tell: the PE reports it itself
+        }
+    }
+
+    @Override
     public void peerLost(int pe, String reason) {
         synchronized (lostPeers) {
             if (lostPeers.get(pe)) {
@@ -432,8 +442,7 @@ public final class LauncherBootstrap extends JobMember {
             p.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason));
         }
         lookups.values().forEach(l -> l.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason)));
-        System.err.println("shmem4j: PE " + rank() + ": " + reason);
-        System.err.flush();
+        // Nothing printed here: oshrun said why it ends the job, once; a line per PE repeated it N times.
         try {
             awaitProgramEnd(ABORT_GRACE_MS); // PEs waiting in the library fail at once; a failing PE reports
         } catch (InterruptedException ignored) {

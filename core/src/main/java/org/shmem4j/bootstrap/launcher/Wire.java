@@ -28,6 +28,7 @@ import java.nio.charset.StandardCharsets;
  * WELCOME         11  (empty)   (the HELLO was accepted: the PE is in the job)  launcher -> PE
  * PING            12  (empty)   (heartbeat: answer with PONG)                  launcher -> PE
  * PONG            13  (empty)                                                 PE -> launcher
+ * INIT_FAILED     14  reason:string  (shmem_init failed: oshrun reports it)   PE -> launcher
  * </pre>
  *
  * A PE sends nothing after its HELLO until the launcher's first frame: WELCOME (it is in), or
@@ -51,10 +52,10 @@ public final class Wire {
     /** First field of HELLO, "SHJ4": rejects strangers that happen to connect. */
     public static final int MAGIC = 0x53484A34;
     /** Protocol version carried in HELLO. */
-    public static final int VERSION = 6;
+    public static final int VERSION = 7;
 
     static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6, PEER_LOST = 7, PUBLISH = 8,
-            LOOKUP = 9, LOOKUP_RESULT = 10, WELCOME = 11, PING = 12, PONG = 13;
+            LOOKUP = 9, LOOKUP_RESULT = 10, WELCOME = 11, PING = 12, PONG = 13, INIT_FAILED = 14;
 
     private Wire() {}
 
@@ -141,6 +142,18 @@ public final class Wire {
         public void writeBody(DataOutputStream d) throws IOException {
             d.writeByte(PEER_LOST);
             d.writeInt(peer);
+            writeString(d, reason);
+        }
+    }
+
+    /**
+     * The PE's {@code shmem_init} failed with {@code reason} (a configuration error, most often the
+     * same on every PE): the launcher reports it once for the job, and the PE prints nothing more.
+     */
+    public record InitFailed(String reason) implements Message {
+        @Override
+        public void writeBody(DataOutputStream d) throws IOException {
+            d.writeByte(INIT_FAILED);
             writeString(d, reason);
         }
     }
@@ -317,6 +330,7 @@ public final class Wire {
                 case WELCOME -> new Welcome();
                 case PING -> new Ping();
                 case PONG -> new Pong();
+                case INIT_FAILED -> new InitFailed(readString(d, body.length));
                 default -> throw new ProtocolException("shmem4j wire: unknown frame type " + body[0]);
             };
             if (d.available() != 0) {

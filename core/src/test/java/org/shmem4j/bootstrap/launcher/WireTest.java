@@ -45,6 +45,7 @@ class WireTest {
         assertEquals(new Wire.Pong(), roundTrip(new Wire.Pong()));
         assertEquals(new Wire.Abort("PE 1 died \u2013 ending"), roundTrip(new Wire.Abort("PE 1 died \u2013 ending")));
         assertEquals(new Wire.PeerLost(4, "unreachable"), roundTrip(new Wire.PeerLost(4, "unreachable")));
+        assertEquals(new Wire.InitFailed("SHMEM_X is bad"), roundTrip(new Wire.InitFailed("SHMEM_X is bad")));
 
         var p = (Wire.Publish) roundTrip(new Wire.Publish("ucx@5", new byte[] {7, 8}));
         assertEquals("ucx@5", p.key());
