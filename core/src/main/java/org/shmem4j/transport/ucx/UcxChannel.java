@@ -104,8 +104,8 @@ final class UcxChannel implements Channel {
         this.operand = arena.allocate(8, 8);
         this.reply = arena.allocate(8, 8);
         this.sink = arena.allocate(8, 8);
-        this.posted = new PostedAtomics();
-        this.staging = new Staging();
+        this.posted = new PostedAtomics(ucx, arena, this::await);
+        this.staging = new Staging(arena);
         this.bounce = arena.allocate(4096, 64);
         this.signals = new Signals(as);
         this.putsAsMessages = transport.targetCpuCarriesRma();
@@ -170,109 +170,6 @@ final class UcxChannel implements Channel {
             throw e;
         } catch (Throwable t) {
             throw new ShmemException("connecting to PE " + pe + " over UCX failed: " + t, t);
-        }
-    }
-
-    /**
-     * Non-fetching atomics in flight (signals among them: a round trip each would slow every
-     * collective). Each has an operand word of its own until its request completes, since newer
-     * UCX releases may read the operand when they send rather than when called; a word is reused
-     * only after its previous request was awaited, and a flush completes them all.
-     */
-    private final class PostedAtomics {
-        private static final int SLOTS = 64;
-        private final MemorySegment operands = arena.allocate(8L * SLOTS, 8);
-        private final MemorySegment[] requests = new MemorySegment[SLOTS];
-        private final int[] pes = new int[SLOTS];
-        private int next, inFlight;
-
-        /** The next operand word, its previous request completed. */
-        MemorySegment take() {
-            settle(next);
-            return operands.asSlice(8L * next, 8);
-        }
-
-        /** Records the request (null when it completed at once) issued with the word {@link #take} gave. */
-        void issued(int pe, MemorySegment request) {
-            if (request != null) {
-                inFlight++;
-            }
-            requests[next] = request;
-            pes[next] = pe;
-            next = (next + 1) % SLOTS;
-        }
-
-        boolean any() {
-            return inFlight > 0;
-        }
-
-        /** After a flush of {@code pe}'s endpoint (every endpoint when negative): frees the requests it completed. */
-        void completed(int pe) {
-            for (int i = 0; i < SLOTS; i++) {
-                if (pe < 0 || pes[i] == pe) {
-                    settle(i);
-                }
-            }
-        }
-
-        private void settle(int i) {
-            MemorySegment request = requests[i];
-            if (request != null) {
-                requests[i] = null;
-                inFlight--;
-                await(request, "atomic", pes[i]);
-            }
-        }
-
-        /** Teardown: hands every request back to UCX, which frees it when it completes or its endpoint closes. */
-        void abandon() throws Throwable {
-            for (int i = 0; i < SLOTS; i++) {
-                if (requests[i] != null) {
-                    ucx.requestFree.invokeExact(requests[i]);
-                    requests[i] = null;
-                    inFlight--;
-                }
-            }
-        }
-    }
-
-    /**
-     * Native memory for the Java-heap data of non-blocking operations, reclaimed all at once when
-     * quiet has nothing outstanding: a region reused from its start (closing a shared arena at
-     * every quiet would cost a handshake with every thread of the JVM), and an arena for what
-     * does not fit, closed then.
-     */
-    private final class Staging {
-        private static final long REGION = 256 * 1024;
-        private final MemorySegment region = arena.allocate(REGION, 64);
-        private long used, overflowBytes;
-        private Arena overflow;
-
-        MemorySegment allocate(long bytes) {
-            long start = (used + 7) & ~7L;
-            if (start + bytes <= REGION) {
-                used = start + bytes;
-                return region.asSlice(start, bytes);
-            }
-            if (overflow == null) {
-                overflow = Arena.ofShared();
-            }
-            overflowBytes += bytes;
-            return overflow.allocate(Math.max(1, bytes), 8).asSlice(0, bytes);
-        }
-
-        /** Bytes handed out since the last reset, the overflow's included. */
-        long used() {
-            return used + overflowBytes;
-        }
-
-        void reset() {
-            used = 0;
-            overflowBytes = 0;
-            if (overflow != null) {
-                overflow.close();
-                overflow = null;
-            }
         }
     }
 
