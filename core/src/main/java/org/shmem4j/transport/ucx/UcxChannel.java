@@ -18,6 +18,7 @@ import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Batch;
 import org.shmem4j.transport.Batches;
 import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.MessageOrder;
 import org.shmem4j.transport.Traffic;
 
 /**
@@ -27,7 +28,7 @@ import org.shmem4j.transport.Traffic;
  * for it. Requests are completed by polling ({@code ucp_request_check_status} while progressing
  * the worker), so the only upcalls are UCX's error handler and the acknowledgements of
  * {@link SignalMessages} (no downcall is critical, so no upcall can run inside a critical section
- * of the JVM). Put-with-signal of a small payload is one such message; see {@link Signals} for how
+ * of the JVM). Put-with-signal of a small payload is one such message; see {@link MessageOrder} for how
  * it is ordered with the RMA and atomics around it.
  *
  * <p>Java heap memory cannot be the buffer of an operation that outlives the call (the GC moves
@@ -71,9 +72,9 @@ final class UcxChannel implements Channel {
     /** This channel's number for {@link EndpointFailures}, and the status each peer's endpoint failed with (0: none). */
     private final long id;
     private final AtomicIntegerArray failures;
+    /** The order of the channel's messages with its RMA, and what confirms them; {@link Signals} does what it decides. */
+    private final MessageOrder order;
     private final Signals signals;
-    /** Small puts go as messages (see {@link UcxTransport#targetCpuCarriesRma} and {@link Signals}). */
-    private final boolean putsAsMessages;
     /** The transport's count of what this PE sent. */
     private final Traffic traffic;
     /** A session's batches (made by the first session that batches), sent as {@link Signals} messages. */
@@ -107,8 +108,9 @@ final class UcxChannel implements Channel {
         this.posted = new PostedAtomics(ucx, arena, this::await);
         this.staging = new Staging(arena);
         this.bounce = arena.allocate(4096, 64);
+        // small puts go as messages where the target's CPU carries RMA anyway (see targetCpuCarriesRma)
+        this.order = new MessageOrder(as.sent(), transport.targetCpuCarriesRma(), SignalMessages.MAX_PAYLOAD);
         this.signals = new Signals(as);
-        this.putsAsMessages = transport.targetCpuCarriesRma();
         this.traffic = transport.traffic();
         transport.agent().watch(worker, lock, () -> (long) USES.getOpaque(this));
     }
@@ -130,7 +132,7 @@ final class UcxChannel implements Channel {
     /** The endpoint for an RMA or atomic operation: after a fence, the signal messages before it are applied first. */
     private MemorySegment rmaEndpoint(int pe, String what) throws Throwable {
         MemorySegment ep = endpoint(pe, what);
-        signals.orderAfterFence(pe);
+        signals.orderBeforeRma(pe);
         return ep;
     }
 
@@ -174,55 +176,19 @@ final class UcxChannel implements Channel {
     }
 
     /**
-     * The channel's messages (puts with signal, raises, and small puts where the target's CPU carries
-     * the engine's RMA anyway) and their order with everything else. A message is applied
-     * when the target's home worker runs its handler, which an endpoint flush does not wait for,
-     * and it is not answered: the channel counts what it sent to each PE and, when it must know,
-     * asks the PE to confirm that count ({@link SignalMessages}: one round trip per PE, all PEs at
-     * once). Completion and ordering are:
-     * <ul>
-     * <li>quiet and pe_quiet: the flush, then confirmation from every PE (that PE) that was sent
-     *     puts or puts with signal as messages since the last confirmation. Raises are the
-     *     library's own flags (barriers, collectives, finalize), which their receivers wait for;
-     *     quiet does not wait for them, or every barrier would pay a round trip for the previous
-     *     one's flags;</li>
-     * <li>a fence, then a message to PE p: if RMA or atomics to p may be incomplete, p's endpoint
-     *     is flushed first (UCX's fence need not order them with active messages);</li>
-     * <li>a fence, then RMA or an atomic to PE p: if messages other than raises to p are
-     *     unconfirmed, confirmation first; a small put goes as RMA rather than a message when a
-     *     fence separates it from unflushed RMA (UCX's fence orders it after them, free);</li>
-     * <li>messages to one PE, raises and puts with signal alike: nothing, the target applies them in
-     *     the order sent;</li>
-     * <li>closing: confirmation of every message, raises included, before the endpoints are forcibly
-     *     closed (which would drop what is still queued); a PE that has gone meanwhile needs none.</li>
-     * <li>settle (a team's destroy): confirmation of every message to the PEs named, raises
-     *     included; a PE gone fails it.</li>
-     * </ul>
-     * So a fence costs nothing until something crosses it. Used under the channel's lock; the
-     * answers arrive inside this channel's worker progress, which also runs only under it.
+     * The channel's messages over UCX ({@link SignalMessages}): sends them, its queries, and takes
+     * the answers, doing what {@link MessageOrder} decides (see it for their order with RMA and
+     * atomics). Closing confirms every message before the endpoints are forcibly closed (which
+     * would drop what is still queued); a PE that has gone meanwhile needs none. Used under the
+     * channel's lock; the answers arrive inside this channel's worker progress, which also runs
+     * only under it.
      */
     private final class Signals {
         private final long listening;
         /** This channel as a sender, as the targets count it: its PE's rank and its number. */
         private final long key;
-        /** Per PE: messages sent, and how many of them the PE confirmed applied. */
-        private final long[] sent, confirmed;
-        /** Per PE: the count its outstanding query asked about (0: none), and that query's request. */
-        private final long[] asked;
+        /** Per PE: the request of its outstanding query. */
         private final MemorySegment[] queries;
-        private int outstanding;
-        /** Per PE: the message whose answer is awaited (0: none; see {@link #asksForAnswer}), and how many are. */
-        private final long[] answerDue;
-        private int answersDue;
-        /** Per PE: messages other than raises since the last quiet that covered it; the PEs with some; those whose last such quiet covered one. */
-        private final long[] sinceQuiet;
-        private final java.util.BitSet spoken = new java.util.BitSet();
-        private final java.util.BitSet singles = new java.util.BitSet();
-        private long queriesSent, answersAsked;
-        private final java.util.BitSet carrying = new java.util.BitSet(); // PEs with unconfirmed messages other than raises
-        private final java.util.BitSet rmaOpen = new java.util.BitSet(); // PEs with RMA/atomics not yet flushed
-        private final java.util.BitSet fencedMessages = new java.util.BitSet();
-        private final java.util.BitSet fencedRma = new java.util.BitSet();
         private final MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         private final MemorySegment queryParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         private final MemorySegment answeredParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
@@ -233,12 +199,7 @@ final class UcxChannel implements Channel {
         Signals(UcxTransport.SenderIdentity as) {
             int npes = as.sent().length;
             this.key = as.key();
-            sent = as.sent().clone();
-            confirmed = as.sent().clone(); // a retired sender's messages were all confirmed
-            asked = new long[npes];
             queries = new MemorySegment[npes];
-            answerDue = new long[npes];
-            sinceQuiet = new long[npes];
             queryHeaders = arena.allocate(SignalMessages.QUERY_BYTES * npes, 8);
             param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
             param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
@@ -246,65 +207,17 @@ final class UcxChannel implements Channel {
             queryParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
             answeredParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
             answeredParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
-            listening = SignalMessages.listen(ucx, worker, this::answered, UcxChannel.this::replied);
+            listening = SignalMessages.listen(ucx, worker, order::answered, UcxChannel.this::replied);
         }
 
-        /** True while a query or message waits for its answer, which arrives at this channel's worker. */
-        boolean any() {
-            return outstanding > 0 || answersDue > 0;
-        }
-
-        /**
-         * Whether the next message to {@code pe} asks for an answer: the first since the last quiet
-         * that covered {@code pe} when that quiet covered a single message. A quiet after it then
-         * waits for the answer (one send) instead of asking (two); a guess wrong costs one answer.
-         * Only quiets count: an answer is no reason to ask for the next one, or a run of messages
-         * with no quiet (a loop of collectives) would have every one answered.
-         */
-        private boolean asksForAnswer(int pe) {
-            return sinceQuiet[pe] == 0 && singles.get(pe);
-        }
-
-        /** A quiet confirmed everything sent to {@code pe} (every PE when negative): what the next messages guess from. */
-        private void quieted(int pe) {
-            for (int p = pe < 0 ? spoken.nextSetBit(0) : pe; p >= 0; p = pe < 0 ? spoken.nextSetBit(p + 1) : -1) {
-                singles.set(p, sinceQuiet[p] == 1);
-                sinceQuiet[p] = 0;
-                spoken.clear(p);
+        /** RMA or an atomic to {@code pe} is next: confirmation first when a fence says so. */
+        void orderBeforeRma(int pe) throws Throwable {
+            if (order.confirmBeforeRma(pe)) {
+                confirm(only(pe), false);
             }
         }
 
-        void rmaIssued(int pe) {
-            rmaOpen.set(pe);
-        }
-
-        /** RMA or an atomic to {@code pe}: when a fence separates it from unconfirmed puts with signal to {@code pe}, confirmation first. */
-        void orderAfterFence(int pe) throws Throwable {
-            if (fencedMessages.get(pe)) {
-                fencedMessages.clear(pe);
-                confirm(pe, false);
-            }
-        }
-
-        void fence() {
-            fencedMessages.or(carrying);
-            fencedRma.or(rmaOpen);
-        }
-
-        /**
-         * Whether a small put to {@code pe} goes as a message: not when a fence separates it from RMA
-         * or atomics to {@code pe} not yet flushed (the message would have to flush them first; as
-         * RMA it is ordered after them by UCX's fence, free).
-         */
-        boolean putAsMessage(int pe, long bytes) {
-            return putsAsMessages && bytes <= SignalMessages.MAX_PAYLOAD && !fencedRma.get(pe);
-        }
-
-        /**
-         * Sends one message: applied after this channel's earlier messages to {@code pe} (the target
-         * keeps their order), and, for a raise, after the earlier RMA and atomics to {@code pe}
-         * without a fence (see {@link Channel#putRaise}).
-         */
+        /** Sends one message: applied after this channel's earlier messages to {@code pe}, and as {@link MessageOrder} orders it with RMA. */
         void send(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, String what)
                 throws Throwable {
             long bytes = src.byteSize();
@@ -327,10 +240,10 @@ final class UcxChannel implements Channel {
             MemorySegment request = post(pe, batch.header(), 0, 0, batch.replyBytes(), SignalMessages.FLAG_BATCH, batch.records(),
                     "session batch");
             if (batch.replyBytes() > 0) {
-                gets.put(new Reply(pe, sent[pe]), List.copyOf(batch.destinations()));
+                gets.put(new Reply(pe, order.sent(pe)), List.copyOf(batch.destinations()));
             }
             if (batch.fenced()) {
-                fencedMessages.set(pe);
+                order.fenceFollowed(pe);
             }
             return request;
         }
@@ -340,60 +253,31 @@ final class UcxChannel implements Channel {
                 MemorySegment data, String what) throws Throwable {
             boolean raise = flags == SignalMessages.FLAG_RAISE;
             MemorySegment ep = endpoint(pe, what);
-            if (raise ? rmaOpen.get(pe) : fencedRma.get(pe)) {
+            if (order.flushBeforeMessage(pe, raise)) {
                 await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), what, pe);
-                fencedRma.clear(pe);
-                rmaOpen.clear(pe);
+                order.rmaFlushed(pe);
             }
-            boolean answer = !raise && asksForAnswer(pe);
+            boolean answer = order.asksForAnswer(pe, raise);
             SignalMessages.header(h, offset, signalOffset, signal, answer ? flags | SignalMessages.FLAG_ANSWER : flags, key,
-                    sent[pe] + 1);
+                    order.nextNumber(pe));
             boolean getsReply = (flags & SignalMessages.FLAG_BATCH) != 0 && signal > 0; // the target needs our address
             MemorySegment how = answer || getsReply ? answeredParam : param; // a local: invokeExact types a conditional as Object
             traffic.count(Traffic.Kind.MESSAGES, data.byteSize());
             MemorySegment request = inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
                     SignalMessages.HEADER_BYTES, data, data.byteSize(), how), what, pe);
-            sent[pe]++;
-            if (answer) {
-                answerDue[pe] = sent[pe];
-                answersDue++;
-                answersAsked++;
-            }
-            if (!raise) {
-                carrying.set(pe);
-                sinceQuiet[pe]++;
-                spoken.set(pe);
-            }
+            order.messageSent(pe, raise, answer);
             return request;
         }
 
-        /** After a flush of {@code pe} (every PE when negative): puts with signal confirmed, and nothing is open any more. */
+        /** After a flush of {@code pe} (every PE when negative): the messages a quiet waits for confirmed. */
         void complete(int pe) throws Throwable {
-            if (pe < 0) {
-                confirm(carrying, false);
-                rmaOpen.clear();
-                fencedRma.clear();
-                fencedMessages.clear();
-            } else {
-                if (carrying.get(pe)) {
-                    confirm(pe, false);
-                }
-                rmaOpen.clear(pe);
-                fencedRma.clear(pe);
-                fencedMessages.clear(pe);
-            }
-            quieted(pe);
+            confirm(order.toConfirmAtQuiet(pe), false);
+            order.quieted(pe);
         }
 
         /** Before the endpoints close: every message confirmed, except by PEs that have gone. */
         void completeAll() throws Throwable {
-            var unconfirmed = new java.util.BitSet();
-            for (int pe = 0; pe < sent.length; pe++) {
-                if (confirmed[pe] < sent[pe]) {
-                    unconfirmed.set(pe);
-                }
-            }
-            confirm(unconfirmed, true);
+            confirm(order.toConfirmAtClose(), true);
         }
 
         /** Every message to {@code pes} confirmed, raises included ({@link UcxChannel#settle}). */
@@ -405,32 +289,34 @@ final class UcxChannel implements Channel {
             confirm(these, false);
         }
 
-        private void confirm(int pe, boolean closing) throws Throwable {
-            if (confirmed[pe] < sent[pe]) {
-                var one = new java.util.BitSet();
-                one.set(pe);
-                confirm(one, closing);
-            }
+        private static java.util.BitSet only(int pe) {
+            var one = new java.util.BitSet();
+            one.set(pe);
+            return one;
         }
 
         /**
-         * Asks every PE of {@code pes} to confirm what was sent to it, then waits for all the answers.
-         * While closing, a PE whose endpoint failed is taken as gone, and so as needing nothing more.
+         * Asks every PE of {@code pes} that needs it to confirm what was sent to it, then waits for
+         * all the answers. While closing, a PE whose endpoint failed is taken as gone, and so as
+         * needing nothing more.
          */
         private void confirm(java.util.BitSet pes, boolean closing) throws Throwable {
             var waiting = (java.util.BitSet) pes.clone();
             for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
-                if (confirmed[pe] >= sent[pe]) {
-                    waiting.clear(pe);
-                } else if (asked[pe] == 0 && answerDue[pe] != sent[pe] // the last message's own answer says enough
-                        && !ask(pe, closing)) {
-                    waiting.clear(pe);
+                switch (order.confirmation(pe)) {
+                    case CONFIRMED -> waiting.clear(pe);
+                    case ASK -> {
+                        if (!ask(pe, closing)) {
+                            waiting.clear(pe);
+                        }
+                    }
+                    case AWAIT -> {}
                 }
             }
             for (int round = 0; !waiting.isEmpty(); round++) {
                 boolean progressed = (int) ucx.workerProgress.invokeExact(worker) > 0;
                 for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
-                    if (confirmed[pe] >= sent[pe]) { // so its query, if any, was answered too
+                    if (order.unconfirmed(pe) == 0) { // so its query, if any, was answered too
                         finishQuery(pe);
                         waiting.clear(pe);
                         continue;
@@ -446,7 +332,7 @@ final class UcxChannel implements Channel {
                             continue;
                         }
                         throw transport.peerLost(pe, "quiet: PE " + pe + " is unreachable, its UCX endpoint failed with "
-                                + (sent[pe] - confirmed[pe]) + " signal message(s) unconfirmed: " + ucx.describe(failure));
+                                + order.unconfirmed(pe) + " signal message(s) unconfirmed: " + ucx.describe(failure));
                     }
                 }
                 if (!progressed && !waiting.isEmpty()) {
@@ -461,7 +347,7 @@ final class UcxChannel implements Channel {
          */
         private boolean ask(int pe, boolean closing) throws Throwable {
             MemorySegment h = queryHeaders.asSlice(SignalMessages.QUERY_BYTES * pe, SignalMessages.QUERY_BYTES);
-            SignalMessages.query(h, key, sent[pe]);
+            SignalMessages.query(h, key, order.sent(pe));
             traffic.count(Traffic.Kind.MESSAGES, 0);
             MemorySegment request = (MemorySegment) ucx.amSendNbx.invokeExact(endpoints[pe], SignalMessages.QUERY, h,
                     SignalMessages.QUERY_BYTES, MemorySegment.NULL, 0L, queryParam);
@@ -469,9 +355,7 @@ final class UcxChannel implements Channel {
                 return false;
             }
             queries[pe] = inFlight(request, "quiet", pe);
-            asked[pe] = sent[pe];
-            outstanding++;
-            queriesSent++;
+            order.queried(pe);
             return true;
         }
 
@@ -483,32 +367,13 @@ final class UcxChannel implements Channel {
                 await(request, "quiet", pe);
             }
         }
-
-        /** {@code pe} says it applied {@code applied} of this channel's messages (to a query, or to a message that asked). */
-        private void answered(int pe, long applied) {
-            if (pe < 0 || pe >= asked.length || applied <= confirmed[pe] || applied > sent[pe]) {
-                return; // an older answer, or a malformed one
-            }
-            confirmed[pe] = applied;
-            if (asked[pe] != 0 && applied >= asked[pe]) {
-                asked[pe] = 0;
-                outstanding--;
-            }
-            if (answerDue[pe] != 0 && applied >= answerDue[pe]) {
-                answerDue[pe] = 0;
-                answersDue--;
-            }
-            if (confirmed[pe] == sent[pe]) {
-                carrying.clear(pe);
-            }
-        }
     }
 
     /** How many messages this channel sent to {@code pe}: the tests see which route an operation took. */
     long messagesSent(int pe) {
         lock.lock();
         try {
-            return signals.sent[pe];
+            return order.sent(pe);
         } finally {
             lock.unlock();
         }
@@ -518,7 +383,7 @@ final class UcxChannel implements Channel {
     long[] queriesAndAnswersAsked() {
         lock.lock();
         try {
-            return new long[] {signals.queriesSent, signals.answersAsked};
+            return new long[] {order.queriesSent(), order.answersAsked()};
         } finally {
             lock.unlock();
         }
@@ -538,7 +403,7 @@ final class UcxChannel implements Channel {
     boolean answersAwaited() {
         lock.lock();
         try {
-            return signals.answersDue > 0;
+            return order.answersDue();
         } finally {
             lock.unlock();
         }
@@ -693,14 +558,14 @@ final class UcxChannel implements Channel {
                 return 0;
             }
             unbatched(pe);
-            if (signals.putAsMessage(pe, src.byteSize())) {
+            if (order.putAsMessage(pe, src.byteSize())) {
                 signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put");
                 return 0;
             }
             MemorySegment ep = rmaEndpoint(pe, "put");
             MemorySegment from = src.isNative() ? src : bounce(src.byteSize()).copyFrom(src);
             await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
-            signals.rmaIssued(pe);
+            order.rmaIssued(pe);
             return 0;
         });
     }
@@ -712,14 +577,14 @@ final class UcxChannel implements Channel {
                 return 0;
             }
             unbatched(pe);
-            if (signals.putAsMessage(pe, src.byteSize())) {
+            if (order.putAsMessage(pe, src.byteSize())) {
                 signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put_nbi");
                 return 0;
             }
             MemorySegment ep = rmaEndpoint(pe, "put_nbi");
             MemorySegment from = src.isNative() ? src : staging.allocate(src.byteSize()).copyFrom(src);
             track(pe, inFlight(put(ep, pe, offset, from), "put_nbi", pe), null, "put_nbi");
-            signals.rmaIssued(pe);
+            order.rmaIssued(pe);
             return 0;
         });
     }
@@ -823,7 +688,7 @@ final class UcxChannel implements Channel {
             store(out, bytes, cswap ? operand : 0);
             track(pe, inFlight(atomic("fetching atomic nbi", op, bytes, pe, offset, in, out), "fetching atomic nbi", pe),
                     () -> result.asSlice(0, bytes).copyFrom(out.asSlice(0, bytes)), "fetching atomic nbi");
-            signals.rmaIssued(pe);
+            order.rmaIssued(pe);
             return 0;
         });
     }
@@ -848,7 +713,7 @@ final class UcxChannel implements Channel {
             store(slot, bytes, operand);
             posted.issued(pe, inFlight(atomic("atomic", op, bytes, pe, offset, slot, op == AtomicOp.SWAP ? sink : null),
                     "atomic", pe));
-            signals.rmaIssued(pe);
+            order.rmaIssued(pe);
             return 0;
         });
     }
@@ -888,7 +753,7 @@ final class UcxChannel implements Channel {
         }
     }
 
-    /** One message (large data: a put, then the message); see {@link Signals} for its order with what came before. */
+    /** One message (large data: a put, then the message); see {@link MessageOrder} for its order with what came before. */
     @Override
     public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
         locked("signal", pe, () -> {
@@ -903,12 +768,12 @@ final class UcxChannel implements Channel {
         });
     }
 
-    /** UCX's fence orders RMA and atomics among themselves; {@link Signals} orders them with the messages. */
+    /** UCX's fence orders RMA and atomics among themselves; {@link MessageOrder} orders them with the messages. */
     @Override
     public void fence() {
         locked("fence", -1, () -> {
             ucx.check((int) ucx.workerFence.invokeExact(worker), "ucp_worker_fence");
-            signals.fence();
+            order.fence();
             if (batches != null) {
                 batches.fence();
             }
@@ -1117,7 +982,7 @@ final class UcxChannel implements Channel {
             try {
                 // Only replies to this channel's operations arrive at its worker: with none in
                 // flight, a waiter's poll costs one worker's progress instead of two.
-                if (!closed && (!pending.isEmpty() || posted.any() || signals.any() || !gets.isEmpty())) {
+                if (!closed && (!pending.isEmpty() || posted.any() || order.awaitingAnswers() || !gets.isEmpty())) {
                     advanced += (int) ucx.workerProgress.invokeExact(worker);
                 }
             } catch (Throwable t) {
@@ -1150,9 +1015,9 @@ final class UcxChannel implements Channel {
                     return 0;
                 });
                 flushed = true;
-                if (java.util.Arrays.equals(signals.sent, signals.confirmed)) { // none lost to a gone PE
-                    // every message confirmed: the next channel may go on with this sender's numbers
-                    retired = new UcxTransport.SenderIdentity(signals.key, signals.sent.clone());
+                long[] handOver = order.handOver(); // null when messages to a gone PE are unconfirmed
+                if (handOver != null) {
+                    retired = new UcxTransport.SenderIdentity(signals.key, handOver);
                 }
             } finally {
                 closed = true;
