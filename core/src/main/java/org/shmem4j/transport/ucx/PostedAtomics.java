@@ -10,24 +10,18 @@ import java.lang.foreign.MemorySegment;
  * after its previous request was awaited, and a flush completes them all.
  */
 final class PostedAtomics {
-    /** Waits for a request and frees it (the channel's wait: it progresses, and fails for a gone peer). */
-    @FunctionalInterface
-    interface Await {
-        void await(MemorySegment request, String what, int pe);
-    }
-
     private static final int SLOTS = 64;
     private final Ucx.Library ucx;
-    private final Await await;
+    private final Requests requests;
     private final MemorySegment operands;
-    private final MemorySegment[] requests = new MemorySegment[SLOTS];
+    private final MemorySegment[] slotRequests = new MemorySegment[SLOTS];
     private final int[] pes = new int[SLOTS];
     private int next, inFlight;
 
     /** @param arena the channel's memory, which holds the operand words */
-    PostedAtomics(Ucx.Library ucx, Arena arena, Await await) {
+    PostedAtomics(Ucx.Library ucx, Requests requests, Arena arena) {
         this.ucx = ucx;
-        this.await = await;
+        this.requests = requests;
         this.operands = arena.allocate(8L * SLOTS, 8);
     }
 
@@ -42,7 +36,7 @@ final class PostedAtomics {
         if (request != null) {
             inFlight++;
         }
-        requests[next] = request;
+        slotRequests[next] = request;
         pes[next] = pe;
         next = (next + 1) % SLOTS;
     }
@@ -61,20 +55,20 @@ final class PostedAtomics {
     }
 
     private void settle(int i) {
-        MemorySegment request = requests[i];
+        MemorySegment request = slotRequests[i];
         if (request != null) {
-            requests[i] = null;
+            slotRequests[i] = null;
             inFlight--;
-            await.await(request, "atomic", pes[i]);
+            requests.await(request, "atomic", pes[i]);
         }
     }
 
     /** Teardown: hands every request back to UCX, which frees it when it completes or its endpoint closes. */
     void abandon() throws Throwable {
         for (int i = 0; i < SLOTS; i++) {
-            if (requests[i] != null) {
-                ucx.requestFree.invokeExact(requests[i]);
-                requests[i] = null;
+            if (slotRequests[i] != null) {
+                ucx.requestFree.invokeExact(slotRequests[i]);
+                slotRequests[i] = null;
                 inFlight--;
             }
         }

@@ -11,7 +11,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.AtomicOp;
@@ -22,14 +21,13 @@ import org.shmem4j.transport.MessageOrder;
 import org.shmem4j.transport.Traffic;
 
 /**
- * One context's path over UCX: a worker of its own, an
- * endpoint to each peer's home worker made on first use (a job of N PEs with C contexts would
- * otherwise open N x C connections at start-up, most never used) with the peer's key unpacked
- * for it. Requests are completed by polling ({@code ucp_request_check_status} while progressing
- * the worker), so the only upcalls are UCX's error handler and the acknowledgements of
- * {@link SignalMessages} (no downcall is critical, so no upcall can run inside a critical section
- * of the JVM). Put-with-signal of a small payload is one such message; see {@link MessageOrder} for how
- * it is ordered with the RMA and atomics around it.
+ * One context's path over UCX: a worker of its own, an endpoint to each peer's home worker made
+ * on first use (a job of N PEs with C contexts would otherwise open N x C connections at
+ * start-up, most never used) with the peer's key unpacked for it. Requests are completed by
+ * polling ({@link Requests}), so the only upcalls are UCX's error handler and the
+ * acknowledgements of {@link SignalMessages} (no downcall is critical, so no upcall can run
+ * inside a critical section of the JVM). Put-with-signal of a small payload is one such message;
+ * see {@link MessageOrder} for how it is ordered with the RMA and atomics around it.
  *
  * <p>Java heap memory cannot be the buffer of an operation that outlives the call (the GC moves
  * arrays), so heap sources and destinations go through native memory: a bounce buffer for
@@ -43,8 +41,6 @@ final class UcxChannel implements Channel {
     private final MemorySegment worker;
     private final MemorySegment[] endpoints;
     private final MemorySegment[] rkeys;
-    /** Idle progress rounds between two looks at the job's liveness while a request waits. */
-    private static final int LIVENESS_ROUNDS = 256;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Operations that took the lock, counted: the agent leaves the worker to them while it moves. */
@@ -69,9 +65,9 @@ final class UcxChannel implements Channel {
     private final List<Pending> pending = new ArrayList<>();
     private final Staging staging;
     private boolean closed;
-    /** This channel's number for {@link EndpointFailures}, and the status each peer's endpoint failed with (0: none). */
+    /** This channel's number for {@link EndpointFailures}. */
     private final long id;
-    private final AtomicIntegerArray failures;
+    private final Requests requests;
     /** The order of the channel's messages with its RMA, and what confirms them; {@link Signals} does what it decides. */
     private final MessageOrder order;
     private final Signals signals;
@@ -94,8 +90,9 @@ final class UcxChannel implements Channel {
         // which must progress even a private context's worker (its sends may wait in the worker).
         this.worker = UcxTransport.createWorker(ucx, transport.context(), Ucx.THREAD_MODE_SERIALIZED);
         this.endpoints = new MemorySegment[npes];
-        this.failures = new AtomicIntegerArray(npes);
+        AtomicIntegerArray failures = new AtomicIntegerArray(npes);
         this.id = EndpointFailures.register(failures);
+        this.requests = new Requests(ucx, worker, transport, failures);
         this.rkeys = new MemorySegment[npes];
         this.plainParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         this.atomicParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
@@ -105,7 +102,7 @@ final class UcxChannel implements Channel {
         this.operand = arena.allocate(8, 8);
         this.reply = arena.allocate(8, 8);
         this.sink = arena.allocate(8, 8);
-        this.posted = new PostedAtomics(ucx, arena, this::await);
+        this.posted = new PostedAtomics(ucx, requests, arena);
         this.staging = new Staging(arena);
         this.bounce = arena.allocate(4096, 64);
         // small puts go as messages where the target's CPU carries RMA anyway (see targetCpuCarriesRma)
@@ -121,7 +118,7 @@ final class UcxChannel implements Channel {
         if (pe < 0 || pe >= endpoints.length || !transport.reaches(pe)) {
             throw new ShmemException(what + ": PE " + pe + " is not reached by the UCX network engine");
         }
-        int failure = failures.get(pe);
+        int failure = requests.failure(pe);
         if (failure != Ucx.OK) {
             throw transport.peerLost(pe, what + ": PE " + pe + " is unreachable, its UCX endpoint failed: " + ucx.describe(failure));
         }
@@ -158,7 +155,7 @@ final class UcxChannel implements Channel {
             MemorySegment epP = a.allocate(ADDRESS);
             int created = (int) ucx.epCreate.invokeExact(worker, params, epP);
             if (created != Ucx.OK) {
-                throw failed("ucp_ep_create", pe, created);
+                throw requests.failed("ucp_ep_create", pe, created);
             }
             MemorySegment ep = epP.get(ADDRESS, 0);
             byte[] key = transport.rkey(pe);
@@ -226,7 +223,7 @@ final class UcxChannel implements Channel {
             if (request != null) {
                 // Local completion, nbi too: an eager message is usually copied by UCX at once, and
                 // staging each nbi one's header until quiet grew without bound in a loop without quiet.
-                await(request, what, pe);
+                requests.await(request, what, pe);
             }
         }
 
@@ -254,7 +251,7 @@ final class UcxChannel implements Channel {
             boolean raise = flags == SignalMessages.FLAG_RAISE;
             MemorySegment ep = endpoint(pe, what);
             if (order.flushBeforeMessage(pe, raise)) {
-                await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), what, pe);
+                requests.await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), what, pe);
                 order.rmaFlushed(pe);
             }
             boolean answer = order.asksForAnswer(pe, raise);
@@ -263,7 +260,7 @@ final class UcxChannel implements Channel {
             boolean getsReply = (flags & SignalMessages.FLAG_BATCH) != 0 && signal > 0; // the target needs our address
             MemorySegment how = answer || getsReply ? answeredParam : param; // a local: invokeExact types a conditional as Object
             traffic.count(Traffic.Kind.MESSAGES, data.byteSize());
-            MemorySegment request = inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
+            MemorySegment request = requests.inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
                     SignalMessages.HEADER_BYTES, data, data.byteSize(), how), what, pe);
             order.messageSent(pe, raise, answer);
             return request;
@@ -321,8 +318,7 @@ final class UcxChannel implements Channel {
                         waiting.clear(pe);
                         continue;
                     }
-                    int failure = failures.get(pe);
-                    if (failure != Ucx.OK) {
+                    if (requests.failure(pe) != Ucx.OK) {
                         if (closing) { // gone: UCX frees its query's request when the endpoint closes
                             if (queries[pe] != null) {
                                 ucx.requestFree.invokeExact(queries[pe]);
@@ -331,12 +327,11 @@ final class UcxChannel implements Channel {
                             waiting.clear(pe);
                             continue;
                         }
-                        throw transport.peerLost(pe, "quiet: PE " + pe + " is unreachable, its UCX endpoint failed with "
-                                + order.unconfirmed(pe) + " signal message(s) unconfirmed: " + ucx.describe(failure));
+                        throw requests.lost(pe, order.unconfirmed(pe) + " signal message(s) unconfirmed");
                     }
                 }
                 if (!progressed && !waiting.isEmpty()) {
-                    idle(round);
+                    requests.idle(round);
                 }
             }
         }
@@ -354,7 +349,7 @@ final class UcxChannel implements Channel {
             if (closing && Ucx.isError(request)) {
                 return false;
             }
-            queries[pe] = inFlight(request, "quiet", pe);
+            queries[pe] = requests.inFlight(request, "quiet", pe);
             order.queried(pe);
             return true;
         }
@@ -364,7 +359,7 @@ final class UcxChannel implements Channel {
             MemorySegment request = queries[pe];
             if (request != null) {
                 queries[pe] = null;
-                await(request, "quiet", pe);
+                requests.await(request, "quiet", pe);
             }
         }
     }
@@ -407,101 +402,6 @@ final class UcxChannel implements Channel {
         } finally {
             lock.unlock();
         }
-    }
-
-    // ------------------------------------------------------------------ requests
-
-    /**
-     * Waits for {@code request} (a status pointer from an {@code _nbx} call) and frees it. While it
-     * waits it also progresses the home worker (a peer waiting on us may need it), and a wait that
-     * lasts asks whether the job still lives: a peer that is gone may never answer.
-     */
-    private void await(MemorySegment request, String what, int pe) {
-        await(request, what, pe, true);
-    }
-
-    private void await(MemorySegment request, String what, int pe, boolean untilTheJobEnds) {
-        long a = request.address();
-        if (a == 0) {
-            return;
-        }
-        if (Ucx.isError(request)) {
-            throw failed(what, pe, (int) a);
-        }
-        try {
-            int status;
-            for (int round = 0; (status = (int) ucx.requestCheckStatus.invokeExact(request)) == Ucx.INPROGRESS; round++) {
-                int progressed = (int) ucx.workerProgress.invokeExact(worker);
-                if (progressed == 0) {
-                    transport.progressHome();
-                    if (untilTheJobEnds && round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
-                        checkAlive(request);
-                    }
-                    pause(round);
-                }
-            }
-            ucx.requestFree.invokeExact(request);
-            if (status != Ucx.OK) {
-                throw failed(what, pe, status);
-            }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException(what + " to PE " + pe + " failed: " + t, t);
-        }
-    }
-
-    /** When the job is ending, gives the request back to UCX (freed when it completes or its endpoint closes) and throws. */
-    private void checkAlive(MemorySegment request) throws Throwable {
-        try {
-            transport.checkAlive();
-        } catch (RuntimeException | Error jobEnding) {
-            ucx.requestFree.invokeExact(request);
-            throw jobEnding;
-        }
-    }
-
-    /** Spin, then yield, then park briefly: the peer may need this core to answer. */
-    private static void pause(int round) {
-        if (round < 64) {
-            Thread.onSpinWait();
-        } else if (round < 20_000) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(20_000);
-        }
-    }
-
-    /**
-     * The exception for a request or call that failed with {@code status}. When the status says a
-     * peer is gone, the job is told which one (for a worker-wide flush, {@code pe} < 0: the first
-     * peer whose endpoint failed).
-     */
-    private ShmemException failed(String what, int pe, int status) {
-        String message = what + (pe < 0 ? "" : " to PE " + pe) + " failed in UCX: " + ucx.describe(status);
-        int lost = pe >= 0 ? pe : firstFailedPeer();
-        return Ucx.lostPeer(status) && lost >= 0 ? transport.peerLost(lost, message) : new ShmemException(message);
-    }
-
-    private int firstFailedPeer() {
-        for (int pe = 0; pe < failures.length(); pe++) {
-            if (failures.get(pe) != Ucx.OK) {
-                return pe;
-            }
-        }
-        return -1;
-    }
-
-    /** A request pointer that is neither done nor an error, or null. */
-    private MemorySegment inFlight(MemorySegment request, String what, int pe) {
-        long a = request.address();
-        if (a == 0) {
-            return null;
-        }
-        if (Ucx.isError(request)) {
-            throw failed(what, pe, (int) a);
-        }
-        return request;
     }
 
     /** The bounce buffer, grown to at least {@code bytes}. */
@@ -564,7 +464,7 @@ final class UcxChannel implements Channel {
             }
             MemorySegment ep = rmaEndpoint(pe, "put");
             MemorySegment from = src.isNative() ? src : bounce(src.byteSize()).copyFrom(src);
-            await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
+            requests.await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
             order.rmaIssued(pe);
             return 0;
         });
@@ -583,7 +483,7 @@ final class UcxChannel implements Channel {
             }
             MemorySegment ep = rmaEndpoint(pe, "put_nbi");
             MemorySegment from = src.isNative() ? src : staging.allocate(src.byteSize()).copyFrom(src);
-            track(pe, inFlight(put(ep, pe, offset, from), "put_nbi", pe), null, "put_nbi");
+            track(pe, requests.inFlight(put(ep, pe, offset, from), "put_nbi", pe), null, "put_nbi");
             order.rmaIssued(pe);
             return 0;
         });
@@ -595,7 +495,7 @@ final class UcxChannel implements Channel {
             unbatched(pe);
             MemorySegment ep = rmaEndpoint(pe, "get");
             MemorySegment into = dst.isNative() ? dst : bounce(dst.byteSize());
-            await(get(ep, pe, offset, into), "get", pe);
+            requests.await(get(ep, pe, offset, into), "get", pe);
             if (into != dst) {
                 dst.copyFrom(into);
             }
@@ -613,7 +513,7 @@ final class UcxChannel implements Channel {
             MemorySegment ep = rmaEndpoint(pe, "get_nbi");
             MemorySegment into = dst.isNative() ? dst : staging.allocate(dst.byteSize());
             Runnable deliver = into == dst ? null : () -> dst.copyFrom(into);
-            track(pe, inFlight(get(ep, pe, offset, into), "get_nbi", pe), deliver, "get_nbi");
+            track(pe, requests.inFlight(get(ep, pe, offset, into), "get_nbi", pe), deliver, "get_nbi");
             return 0;
         });
     }
@@ -672,7 +572,7 @@ final class UcxChannel implements Channel {
             boolean cswap = op == AtomicOp.COMPARE_SWAP;
             store(this.operand, bytes, cswap ? compare : operand);
             store(reply, bytes, cswap ? operand : 0);
-            await(atomic("fetching atomic", op, bytes, pe, offset, this.operand, reply), "fetching atomic", pe);
+            requests.await(atomic("fetching atomic", op, bytes, pe, offset, this.operand, reply), "fetching atomic", pe);
             return load(reply, bytes);
         });
     }
@@ -686,7 +586,7 @@ final class UcxChannel implements Channel {
             MemorySegment in = staging.allocate(8), out = staging.allocate(8);
             store(in, bytes, cswap ? compare : operand);
             store(out, bytes, cswap ? operand : 0);
-            track(pe, inFlight(atomic("fetching atomic nbi", op, bytes, pe, offset, in, out), "fetching atomic nbi", pe),
+            track(pe, requests.inFlight(atomic("fetching atomic nbi", op, bytes, pe, offset, in, out), "fetching atomic nbi", pe),
                     () -> result.asSlice(0, bytes).copyFrom(out.asSlice(0, bytes)), "fetching atomic nbi");
             order.rmaIssued(pe);
             return 0;
@@ -711,7 +611,7 @@ final class UcxChannel implements Channel {
             }
             MemorySegment slot = posted.take();
             store(slot, bytes, operand);
-            posted.issued(pe, inFlight(atomic("atomic", op, bytes, pe, offset, slot, op == AtomicOp.SWAP ? sink : null),
+            posted.issued(pe, requests.inFlight(atomic("atomic", op, bytes, pe, offset, slot, op == AtomicOp.SWAP ? sink : null),
                     "atomic", pe));
             order.rmaIssued(pe);
             return 0;
@@ -802,23 +702,12 @@ final class UcxChannel implements Channel {
                 continue;
             }
             for (Reply r : gets.keySet()) {
-                int failure = failures.get(r.pe());
-                if (failure != Ucx.OK) {
-                    throw transport.peerLost(r.pe(), "quiet: PE " + r.pe() + " is unreachable, its UCX endpoint failed with the"
-                            + " reply to batched gets outstanding: " + ucx.describe(failure));
+                if (requests.failure(r.pe()) != Ucx.OK) {
+                    throw requests.lost(r.pe(), "the reply to batched gets outstanding");
                 }
             }
-            idle(round);
+            requests.idle(round);
         }
-    }
-
-    /** A round of a wait in which this channel's worker had nothing: the home worker's turn, now and then a look at the job, a pause. */
-    private void idle(int round) {
-        transport.progressHome();
-        if (round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
-            transport.checkAlive();
-        }
-        pause(round);
     }
 
     /** A session's batches travel as {@link Signals} messages; their memory is the channel's. */
@@ -883,7 +772,7 @@ final class UcxChannel implements Channel {
                 }
                 ucx.requestFree.invokeExact(request);
                 if (status != Ucx.OK) {
-                    throw failed("session batch", -1, status);
+                    throw requests.failed("session batch", -1, status);
                 }
                 return true;
             } catch (RuntimeException | Error e) {
@@ -895,7 +784,7 @@ final class UcxChannel implements Channel {
 
         @Override
         public void await(MemorySegment request) {
-            UcxChannel.this.await(request, "session batch", -1);
+            requests.await(request, "session batch", -1);
         }
     }
 
@@ -912,7 +801,7 @@ final class UcxChannel implements Channel {
             if (batches != null) {
                 batches.sendAll();
             }
-            await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
+            requests.await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
             signals.complete(-1);
             awaitGets(-1);
             finish(-1);
@@ -927,7 +816,7 @@ final class UcxChannel implements Channel {
             unbatched(pe);
             MemorySegment ep = pe >= 0 && pe < endpoints.length ? endpoints[pe] : null;
             if (ep != null) { // else nothing was ever issued to it
-                await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
+                requests.await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
                 signals.complete(pe);
                 awaitGets(pe);
                 finish(pe);
@@ -956,7 +845,7 @@ final class UcxChannel implements Channel {
         pending.removeIf(p -> (pe < 0 || p.pe() == pe) && done.add(p));
         for (Pending p : done) {
             if (p.request() != null) {
-                await(p.request(), p.what(), p.pe());
+                requests.await(p.request(), p.what(), p.pe());
             }
             if (p.atQuiet() != null) {
                 p.atQuiet().run();
@@ -1035,7 +924,7 @@ final class UcxChannel implements Channel {
     /** A forced close: it needs nothing from the peer, and a failed endpoint is closed all the same. */
     private void closeEndpoint(int pe) throws Throwable {
         try {
-            await((MemorySegment) ucx.epCloseNbx.invokeExact(endpoints[pe], closeParam), "closing the endpoint", pe, false);
+            requests.await((MemorySegment) ucx.epCloseNbx.invokeExact(endpoints[pe], closeParam), "closing the endpoint", pe, false);
         } catch (ShmemException failedEndpoint) {
             // its failure was reported by the operation that met it
         }
