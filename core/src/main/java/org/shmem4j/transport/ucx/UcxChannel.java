@@ -68,12 +68,12 @@ final class UcxChannel implements Channel {
     /** This channel's number for {@link EndpointFailures}. */
     private final long id;
     private final Requests requests;
-    /** The order of the channel's messages with its RMA, and what confirms them; {@link Signals} does what it decides. */
+    /** The order of the channel's messages with its RMA, and what confirms them; {@link MessageRoute} does what it decides. */
     private final MessageOrder order;
-    private final Signals signals;
+    private final MessageRoute route;
     /** The transport's count of what this PE sent. */
     private final Traffic traffic;
-    /** A session's batches (made by the first session that batches), sent as {@link Signals} messages. */
+    /** A session's batches (made by the first session that batches), sent as {@link MessageRoute} messages. */
     private Batches<MemorySegment> batches;
     /** Batches whose gets' reply is awaited, by PE and message number: where the data goes, in order. */
     private final java.util.Map<Reply, List<MemorySegment>> gets = new java.util.HashMap<>();
@@ -107,8 +107,8 @@ final class UcxChannel implements Channel {
         this.bounce = arena.allocate(4096, 64);
         // small puts go as messages where the target's CPU carries RMA anyway (see targetCpuCarriesRma)
         this.order = new MessageOrder(as.sent(), transport.targetCpuCarriesRma(), SignalMessages.MAX_PAYLOAD);
-        this.signals = new Signals(as);
         this.traffic = transport.traffic();
+        this.route = new MessageRoute(ucx, worker, arena, endpoints, requests, order, traffic, as.key(), this::replied);
         transport.agent().watch(worker, lock, () -> (long) USES.getOpaque(this));
     }
 
@@ -129,7 +129,7 @@ final class UcxChannel implements Channel {
     /** The endpoint for an RMA or atomic operation: after a fence, the signal messages before it are applied first. */
     private MemorySegment rmaEndpoint(int pe, String what) throws Throwable {
         MemorySegment ep = endpoint(pe, what);
-        signals.orderBeforeRma(pe);
+        route.orderBeforeRma(pe);
         return ep;
     }
 
@@ -138,6 +138,15 @@ final class UcxChannel implements Channel {
         if (batches != null && pe >= 0 && pe < endpoints.length) {
             batches.send(pe);
         }
+    }
+
+    /** Sends one message ({@link MessageRoute#send}), its heap data through the bounce buffer. */
+    private void message(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, String what)
+            throws Throwable {
+        MemorySegment ep = endpoint(pe, what);
+        long bytes = src.byteSize();
+        MemorySegment data = bytes == 0 ? MemorySegment.NULL : src.isNative() ? src : bounce(bytes).copyFrom(src);
+        route.send(ep, pe, offset, data, signalOffset, signal, flags, what);
     }
 
     private MemorySegment connect(int pe) {
@@ -169,198 +178,6 @@ final class UcxChannel implements Channel {
             throw e;
         } catch (Throwable t) {
             throw new ShmemException("connecting to PE " + pe + " over UCX failed: " + t, t);
-        }
-    }
-
-    /**
-     * The channel's messages over UCX ({@link SignalMessages}): sends them, its queries, and takes
-     * the answers, doing what {@link MessageOrder} decides (see it for their order with RMA and
-     * atomics). Closing confirms every message before the endpoints are forcibly closed (which
-     * would drop what is still queued); a PE that has gone meanwhile needs none. Used under the
-     * channel's lock; the answers arrive inside this channel's worker progress, which also runs
-     * only under it.
-     */
-    private final class Signals {
-        private final long listening;
-        /** This channel as a sender, as the targets count it: its PE's rank and its number. */
-        private final long key;
-        /** Per PE: the request of its outstanding query. */
-        private final MemorySegment[] queries;
-        private final MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
-        private final MemorySegment queryParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
-        private final MemorySegment answeredParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
-        private final MemorySegment header = arena.allocate(SignalMessages.HEADER_BYTES, 8);
-        /** One query header per PE: it stays untouched until that PE's query was answered and sent. */
-        private final MemorySegment queryHeaders;
-
-        Signals(UcxTransport.SenderIdentity as) {
-            int npes = as.sent().length;
-            this.key = as.key();
-            queries = new MemorySegment[npes];
-            queryHeaders = arena.allocate(SignalMessages.QUERY_BYTES * npes, 8);
-            param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
-            param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
-            queryParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
-            queryParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
-            answeredParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
-            answeredParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
-            listening = SignalMessages.listen(ucx, worker, order::answered, UcxChannel.this::replied);
-        }
-
-        /** RMA or an atomic to {@code pe} is next: confirmation first when a fence says so. */
-        void orderBeforeRma(int pe) throws Throwable {
-            if (order.confirmBeforeRma(pe)) {
-                confirm(only(pe), false);
-            }
-        }
-
-        /** Sends one message: applied after this channel's earlier messages to {@code pe}, and as {@link MessageOrder} orders it with RMA. */
-        void send(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, String what)
-                throws Throwable {
-            long bytes = src.byteSize();
-            MemorySegment data = bytes == 0 ? MemorySegment.NULL : src.isNative() ? src : bounce(bytes).copyFrom(src);
-            MemorySegment request = post(pe, header, offset, signalOffset, signal, flags, data, what);
-            if (request != null) {
-                // Local completion, nbi too: an eager message is usually copied by UCX at once, and
-                // staging each nbi one's header until quiet grew without bound in a loop without quiet.
-                requests.await(request, what, pe);
-            }
-        }
-
-        /**
-         * Sends a session's batch as one message, its header written into the batch's own memory
-         * (both live until the returned request, if any, completes). A fence issued while it was open
-         * orders it before what follows to its PE, like a message sent before that fence.
-         */
-        MemorySegment sendBatch(Batch batch) throws Throwable {
-            int pe = batch.pe();
-            MemorySegment request = post(pe, batch.header(), 0, 0, batch.replyBytes(), SignalMessages.FLAG_BATCH, batch.records(),
-                    "session batch");
-            if (batch.replyBytes() > 0) {
-                gets.put(new Reply(pe, order.sent(pe)), List.copyOf(batch.destinations()));
-            }
-            if (batch.fenced()) {
-                order.fenceFollowed(pe);
-            }
-            return request;
-        }
-
-        /** Writes {@code h} and sends the message (its data native or NULL); the request, null when done at once. */
-        private MemorySegment post(int pe, MemorySegment h, long offset, long signalOffset, long signal, long flags,
-                MemorySegment data, String what) throws Throwable {
-            boolean raise = flags == SignalMessages.FLAG_RAISE;
-            MemorySegment ep = endpoint(pe, what);
-            if (order.flushBeforeMessage(pe, raise)) {
-                requests.await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), what, pe);
-                order.rmaFlushed(pe);
-            }
-            boolean answer = order.asksForAnswer(pe, raise);
-            SignalMessages.header(h, offset, signalOffset, signal, answer ? flags | SignalMessages.FLAG_ANSWER : flags, key,
-                    order.nextNumber(pe));
-            boolean getsReply = (flags & SignalMessages.FLAG_BATCH) != 0 && signal > 0; // the target needs our address
-            MemorySegment how = answer || getsReply ? answeredParam : param; // a local: invokeExact types a conditional as Object
-            traffic.count(Traffic.Kind.MESSAGES, data.byteSize());
-            MemorySegment request = requests.inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
-                    SignalMessages.HEADER_BYTES, data, data.byteSize(), how), what, pe);
-            order.messageSent(pe, raise, answer);
-            return request;
-        }
-
-        /** After a flush of {@code pe} (every PE when negative): the messages a quiet waits for confirmed. */
-        void complete(int pe) throws Throwable {
-            confirm(order.toConfirmAtQuiet(pe), false);
-            order.quieted(pe);
-        }
-
-        /** Before the endpoints close: every message confirmed, except by PEs that have gone. */
-        void completeAll() throws Throwable {
-            confirm(order.toConfirmAtClose(), true);
-        }
-
-        /** Every message to {@code pes} confirmed, raises included ({@link UcxChannel#settle}). */
-        void completeAll(int[] pes) throws Throwable {
-            var these = new java.util.BitSet();
-            for (int pe : pes) {
-                these.set(pe);
-            }
-            confirm(these, false);
-        }
-
-        private static java.util.BitSet only(int pe) {
-            var one = new java.util.BitSet();
-            one.set(pe);
-            return one;
-        }
-
-        /**
-         * Asks every PE of {@code pes} that needs it to confirm what was sent to it, then waits for
-         * all the answers. While closing, a PE whose endpoint failed is taken as gone, and so as
-         * needing nothing more.
-         */
-        private void confirm(java.util.BitSet pes, boolean closing) throws Throwable {
-            var waiting = (java.util.BitSet) pes.clone();
-            for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
-                switch (order.confirmation(pe)) {
-                    case CONFIRMED -> waiting.clear(pe);
-                    case ASK -> {
-                        if (!ask(pe, closing)) {
-                            waiting.clear(pe);
-                        }
-                    }
-                    case AWAIT -> {}
-                }
-            }
-            for (int round = 0; !waiting.isEmpty(); round++) {
-                boolean progressed = (int) ucx.workerProgress.invokeExact(worker) > 0;
-                for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
-                    if (order.unconfirmed(pe) == 0) { // so its query, if any, was answered too
-                        finishQuery(pe);
-                        waiting.clear(pe);
-                        continue;
-                    }
-                    if (requests.failure(pe) != Ucx.OK) {
-                        if (closing) { // gone: UCX frees its query's request when the endpoint closes
-                            if (queries[pe] != null) {
-                                ucx.requestFree.invokeExact(queries[pe]);
-                                queries[pe] = null;
-                            }
-                            waiting.clear(pe);
-                            continue;
-                        }
-                        throw requests.lost(pe, order.unconfirmed(pe) + " signal message(s) unconfirmed");
-                    }
-                }
-                if (!progressed && !waiting.isEmpty()) {
-                    requests.idle(round);
-                }
-            }
-        }
-
-        /**
-         * Sends {@code pe} a query for what was sent to it; false when, closing, it cannot (the PE
-         * has gone, and needs nothing more).
-         */
-        private boolean ask(int pe, boolean closing) throws Throwable {
-            MemorySegment h = queryHeaders.asSlice(SignalMessages.QUERY_BYTES * pe, SignalMessages.QUERY_BYTES);
-            SignalMessages.query(h, key, order.sent(pe));
-            traffic.count(Traffic.Kind.MESSAGES, 0);
-            MemorySegment request = (MemorySegment) ucx.amSendNbx.invokeExact(endpoints[pe], SignalMessages.QUERY, h,
-                    SignalMessages.QUERY_BYTES, MemorySegment.NULL, 0L, queryParam);
-            if (closing && Ucx.isError(request)) {
-                return false;
-            }
-            queries[pe] = requests.inFlight(request, "quiet", pe);
-            order.queried(pe);
-            return true;
-        }
-
-        /** An answer arrived: the query's request is done with (the PE received it), and its header free. */
-        private void finishQuery(int pe) {
-            MemorySegment request = queries[pe];
-            if (request != null) {
-                queries[pe] = null;
-                requests.await(request, "quiet", pe);
-            }
         }
     }
 
@@ -459,7 +276,7 @@ final class UcxChannel implements Channel {
             }
             unbatched(pe);
             if (order.putAsMessage(pe, src.byteSize())) {
-                signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put");
+                message(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put");
                 return 0;
             }
             MemorySegment ep = rmaEndpoint(pe, "put");
@@ -478,7 +295,7 @@ final class UcxChannel implements Channel {
             }
             unbatched(pe);
             if (order.putAsMessage(pe, src.byteSize())) {
-                signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put_nbi");
+                message(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put_nbi");
                 return 0;
             }
             MemorySegment ep = rmaEndpoint(pe, "put_nbi");
@@ -633,7 +450,7 @@ final class UcxChannel implements Channel {
                     return 0;
                 }
                 unbatched(pe);
-                signals.send(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0,
+                message(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0,
                         nbi ? "put_signal_nbi" : "put_signal");
                 return 0;
             });
@@ -662,7 +479,7 @@ final class UcxChannel implements Channel {
             if (!small) {
                 put(pe, offset, src);
             }
-            signals.send(pe, offset, small ? src : src.asSlice(0, 0), flagOffset, value, SignalMessages.FLAG_RAISE,
+            message(pe, offset, small ? src : src.asSlice(0, 0), flagOffset, value, SignalMessages.FLAG_RAISE,
                     "signal");
             return 0;
         });
@@ -710,7 +527,7 @@ final class UcxChannel implements Channel {
         }
     }
 
-    /** A session's batches travel as {@link Signals} messages; their memory is the channel's. */
+    /** A session's batches travel as {@link MessageRoute} messages; their memory is the channel's. */
     @Override
     public void startBatching(Batches.Limits limits, long totalOps) {
         locked("shmem_ctx_session_start", -1, () -> {
@@ -750,12 +567,17 @@ final class UcxChannel implements Channel {
         }
     }
 
-    /** Sends batches as {@link Signals} messages; a send completes when UCX is done with the batch's memory. */
+    /** Sends batches as {@link MessageRoute} messages; a send completes when UCX is done with the batch's memory. */
     private final class BatchSender implements Batches.Engine<MemorySegment> {
         @Override
         public MemorySegment send(Batch batch) {
             try {
-                return signals.sendBatch(batch);
+                int pe = batch.pe();
+                MemorySegment request = route.sendBatch(endpoint(pe, "session batch"), batch);
+                if (batch.replyBytes() > 0) {
+                    gets.put(new Reply(pe, order.sent(pe)), List.copyOf(batch.destinations()));
+                }
+                return request;
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {
@@ -802,7 +624,7 @@ final class UcxChannel implements Channel {
                 batches.sendAll();
             }
             requests.await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
-            signals.complete(-1);
+            route.complete(-1);
             awaitGets(-1);
             finish(-1);
             return 0;
@@ -817,7 +639,7 @@ final class UcxChannel implements Channel {
             MemorySegment ep = pe >= 0 && pe < endpoints.length ? endpoints[pe] : null;
             if (ep != null) { // else nothing was ever issued to it
                 requests.await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
-                signals.complete(pe);
+                route.complete(pe);
                 awaitGets(pe);
                 finish(pe);
             }
@@ -830,7 +652,7 @@ final class UcxChannel implements Channel {
     public void settle(int[] pes) {
         quiet();
         locked("settle", -1, () -> {
-            signals.completeAll(pes);
+            route.completeAll(pes);
             return 0;
         });
     }
@@ -900,14 +722,11 @@ final class UcxChannel implements Channel {
             try {
                 quiet();
                 locked("closing the channel", -1, () -> {
-                    signals.completeAll();
+                    route.completeAll();
                     return 0;
                 });
                 flushed = true;
-                long[] handOver = order.handOver(); // null when messages to a gone PE are unconfirmed
-                if (handOver != null) {
-                    retired = new UcxTransport.SenderIdentity(signals.key, handOver);
-                }
+                retired = route.retired();
             } finally {
                 closed = true;
                 release(flushed);
@@ -915,7 +734,7 @@ final class UcxChannel implements Channel {
         } finally {
             lock.unlock();
             EndpointFailures.unregister(id);
-            SignalMessages.stopListening(signals.listening);
+            route.stopListening();
             transport.batching(this, false);
             transport.forget(this, retired);
         }
