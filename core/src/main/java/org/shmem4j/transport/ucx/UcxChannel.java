@@ -11,24 +11,23 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Batch;
 import org.shmem4j.transport.Batches;
 import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.MessageOrder;
 import org.shmem4j.transport.Traffic;
 
 /**
- * One context's path over UCX: a worker of its own, an
- * endpoint to each peer's home worker made on first use (a job of N PEs with C contexts would
- * otherwise open N x C connections at start-up, most never used) with the peer's key unpacked
- * for it. Requests are completed by polling ({@code ucp_request_check_status} while progressing
- * the worker), so the only upcalls are UCX's error handler and the acknowledgements of
- * {@link SignalMessages} (no downcall is critical, so no upcall can run inside a critical section
- * of the JVM). Put-with-signal of a small payload is one such message; see {@link Signals} for how
- * it is ordered with the RMA and atomics around it.
+ * One context's path over UCX: a worker of its own, an endpoint to each peer's home worker made
+ * on first use (a job of N PEs with C contexts would otherwise open N x C connections at
+ * start-up, most never used) with the peer's key unpacked for it. Requests are completed by
+ * polling ({@link Requests}), so the only upcalls are UCX's error handler and the
+ * acknowledgements of {@link SignalMessages} (no downcall is critical, so no upcall can run
+ * inside a critical section of the JVM). Put-with-signal of a small payload is one such message;
+ * see {@link MessageOrder} for how it is ordered with the RMA and atomics around it.
  *
  * <p>Java heap memory cannot be the buffer of an operation that outlives the call (the GC moves
  * arrays), so heap sources and destinations go through native memory: a bounce buffer for
@@ -42,8 +41,6 @@ final class UcxChannel implements Channel {
     private final MemorySegment worker;
     private final MemorySegment[] endpoints;
     private final MemorySegment[] rkeys;
-    /** Idle progress rounds between two looks at the job's liveness while a request waits. */
-    private static final int LIVENESS_ROUNDS = 256;
 
     private final ReentrantLock lock = new ReentrantLock();
     /** Operations that took the lock, counted: the agent leaves the worker to them while it moves. */
@@ -68,15 +65,15 @@ final class UcxChannel implements Channel {
     private final List<Pending> pending = new ArrayList<>();
     private final Staging staging;
     private boolean closed;
-    /** This channel's number for {@link EndpointFailures}, and the status each peer's endpoint failed with (0: none). */
+    /** This channel's number for {@link EndpointFailures}. */
     private final long id;
-    private final AtomicIntegerArray failures;
-    private final Signals signals;
-    /** Small puts go as messages (see {@link UcxTransport#targetCpuCarriesRma} and {@link Signals}). */
-    private final boolean putsAsMessages;
+    private final Requests requests;
+    /** The order of the channel's messages with its RMA, and what confirms them; {@link MessageRoute} does what it decides. */
+    private final MessageOrder order;
+    private final MessageRoute route;
     /** The transport's count of what this PE sent. */
     private final Traffic traffic;
-    /** A session's batches (made by the first session that batches), sent as {@link Signals} messages. */
+    /** A session's batches (made by the first session that batches), sent as {@link MessageRoute} messages. */
     private Batches<MemorySegment> batches;
     /** Batches whose gets' reply is awaited, by PE and message number: where the data goes, in order. */
     private final java.util.Map<Reply, List<MemorySegment>> gets = new java.util.HashMap<>();
@@ -93,8 +90,9 @@ final class UcxChannel implements Channel {
         // which must progress even a private context's worker (its sends may wait in the worker).
         this.worker = UcxTransport.createWorker(ucx, transport.context(), Ucx.THREAD_MODE_SERIALIZED);
         this.endpoints = new MemorySegment[npes];
-        this.failures = new AtomicIntegerArray(npes);
+        AtomicIntegerArray failures = new AtomicIntegerArray(npes);
         this.id = EndpointFailures.register(failures);
+        this.requests = new Requests(ucx, worker, transport, failures);
         this.rkeys = new MemorySegment[npes];
         this.plainParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
         this.atomicParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
@@ -104,12 +102,13 @@ final class UcxChannel implements Channel {
         this.operand = arena.allocate(8, 8);
         this.reply = arena.allocate(8, 8);
         this.sink = arena.allocate(8, 8);
-        this.posted = new PostedAtomics();
-        this.staging = new Staging();
+        this.posted = new PostedAtomics(ucx, requests, arena);
+        this.staging = new Staging(arena);
         this.bounce = arena.allocate(4096, 64);
-        this.signals = new Signals(as);
-        this.putsAsMessages = transport.targetCpuCarriesRma();
+        // small puts go as messages where the target's CPU carries RMA anyway (see targetCpuCarriesRma)
+        this.order = new MessageOrder(as.sent(), transport.targetCpuCarriesRma(), SignalMessages.MAX_PAYLOAD);
         this.traffic = transport.traffic();
+        this.route = new MessageRoute(ucx, worker, arena, endpoints, requests, order, traffic, as.key(), this::replied);
         transport.agent().watch(worker, lock, () -> (long) USES.getOpaque(this));
     }
 
@@ -119,7 +118,7 @@ final class UcxChannel implements Channel {
         if (pe < 0 || pe >= endpoints.length || !transport.reaches(pe)) {
             throw new ShmemException(what + ": PE " + pe + " is not reached by the UCX network engine");
         }
-        int failure = failures.get(pe);
+        int failure = requests.failure(pe);
         if (failure != Ucx.OK) {
             throw transport.peerLost(pe, what + ": PE " + pe + " is unreachable, its UCX endpoint failed: " + ucx.describe(failure));
         }
@@ -130,7 +129,7 @@ final class UcxChannel implements Channel {
     /** The endpoint for an RMA or atomic operation: after a fence, the signal messages before it are applied first. */
     private MemorySegment rmaEndpoint(int pe, String what) throws Throwable {
         MemorySegment ep = endpoint(pe, what);
-        signals.orderAfterFence(pe);
+        route.orderBeforeRma(pe);
         return ep;
     }
 
@@ -139,6 +138,15 @@ final class UcxChannel implements Channel {
         if (batches != null && pe >= 0 && pe < endpoints.length) {
             batches.send(pe);
         }
+    }
+
+    /** Sends one message ({@link MessageRoute#send}), its heap data through the bounce buffer. */
+    private void message(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, String what)
+            throws Throwable {
+        MemorySegment ep = endpoint(pe, what);
+        long bytes = src.byteSize();
+        MemorySegment data = bytes == 0 ? MemorySegment.NULL : src.isNative() ? src : bounce(bytes).copyFrom(src);
+        route.send(ep, pe, offset, data, signalOffset, signal, flags, what);
     }
 
     private MemorySegment connect(int pe) {
@@ -156,7 +164,7 @@ final class UcxChannel implements Channel {
             MemorySegment epP = a.allocate(ADDRESS);
             int created = (int) ucx.epCreate.invokeExact(worker, params, epP);
             if (created != Ucx.OK) {
-                throw failed("ucp_ep_create", pe, created);
+                throw requests.failed("ucp_ep_create", pe, created);
             }
             MemorySegment ep = epP.get(ADDRESS, 0);
             byte[] key = transport.rkey(pe);
@@ -173,445 +181,11 @@ final class UcxChannel implements Channel {
         }
     }
 
-    /**
-     * Non-fetching atomics in flight (signals among them: a round trip each would slow every
-     * collective). Each has an operand word of its own until its request completes, since newer
-     * UCX releases may read the operand when they send rather than when called; a word is reused
-     * only after its previous request was awaited, and a flush completes them all.
-     */
-    private final class PostedAtomics {
-        private static final int SLOTS = 64;
-        private final MemorySegment operands = arena.allocate(8L * SLOTS, 8);
-        private final MemorySegment[] requests = new MemorySegment[SLOTS];
-        private final int[] pes = new int[SLOTS];
-        private int next, inFlight;
-
-        /** The next operand word, its previous request completed. */
-        MemorySegment take() {
-            settle(next);
-            return operands.asSlice(8L * next, 8);
-        }
-
-        /** Records the request (null when it completed at once) issued with the word {@link #take} gave. */
-        void issued(int pe, MemorySegment request) {
-            if (request != null) {
-                inFlight++;
-            }
-            requests[next] = request;
-            pes[next] = pe;
-            next = (next + 1) % SLOTS;
-        }
-
-        boolean any() {
-            return inFlight > 0;
-        }
-
-        /** After a flush of {@code pe}'s endpoint (every endpoint when negative): frees the requests it completed. */
-        void completed(int pe) {
-            for (int i = 0; i < SLOTS; i++) {
-                if (pe < 0 || pes[i] == pe) {
-                    settle(i);
-                }
-            }
-        }
-
-        private void settle(int i) {
-            MemorySegment request = requests[i];
-            if (request != null) {
-                requests[i] = null;
-                inFlight--;
-                await(request, "atomic", pes[i]);
-            }
-        }
-
-        /** Teardown: hands every request back to UCX, which frees it when it completes or its endpoint closes. */
-        void abandon() throws Throwable {
-            for (int i = 0; i < SLOTS; i++) {
-                if (requests[i] != null) {
-                    ucx.requestFree.invokeExact(requests[i]);
-                    requests[i] = null;
-                    inFlight--;
-                }
-            }
-        }
-    }
-
-    /**
-     * Native memory for the Java-heap data of non-blocking operations, reclaimed all at once when
-     * quiet has nothing outstanding: a region reused from its start (closing a shared arena at
-     * every quiet would cost a handshake with every thread of the JVM), and an arena for what
-     * does not fit, closed then.
-     */
-    private final class Staging {
-        private static final long REGION = 256 * 1024;
-        private final MemorySegment region = arena.allocate(REGION, 64);
-        private long used, overflowBytes;
-        private Arena overflow;
-
-        MemorySegment allocate(long bytes) {
-            long start = (used + 7) & ~7L;
-            if (start + bytes <= REGION) {
-                used = start + bytes;
-                return region.asSlice(start, bytes);
-            }
-            if (overflow == null) {
-                overflow = Arena.ofShared();
-            }
-            overflowBytes += bytes;
-            return overflow.allocate(Math.max(1, bytes), 8).asSlice(0, bytes);
-        }
-
-        /** Bytes handed out since the last reset, the overflow's included. */
-        long used() {
-            return used + overflowBytes;
-        }
-
-        void reset() {
-            used = 0;
-            overflowBytes = 0;
-            if (overflow != null) {
-                overflow.close();
-                overflow = null;
-            }
-        }
-    }
-
-    /**
-     * The channel's messages (puts with signal, raises, and small puts where the target's CPU carries
-     * the engine's RMA anyway) and their order with everything else. A message is applied
-     * when the target's home worker runs its handler, which an endpoint flush does not wait for,
-     * and it is not answered: the channel counts what it sent to each PE and, when it must know,
-     * asks the PE to confirm that count ({@link SignalMessages}: one round trip per PE, all PEs at
-     * once). Completion and ordering are:
-     * <ul>
-     * <li>quiet and pe_quiet: the flush, then confirmation from every PE (that PE) that was sent
-     *     puts or puts with signal as messages since the last confirmation. Raises are the
-     *     library's own flags (barriers, collectives, finalize), which their receivers wait for;
-     *     quiet does not wait for them, or every barrier would pay a round trip for the previous
-     *     one's flags;</li>
-     * <li>a fence, then a message to PE p: if RMA or atomics to p may be incomplete, p's endpoint
-     *     is flushed first (UCX's fence need not order them with active messages);</li>
-     * <li>a fence, then RMA or an atomic to PE p: if messages other than raises to p are
-     *     unconfirmed, confirmation first; a small put goes as RMA rather than a message when a
-     *     fence separates it from unflushed RMA (UCX's fence orders it after them, free);</li>
-     * <li>messages to one PE, raises and puts with signal alike: nothing, the target applies them in
-     *     the order sent;</li>
-     * <li>closing: confirmation of every message, raises included, before the endpoints are forcibly
-     *     closed (which would drop what is still queued); a PE that has gone meanwhile needs none.</li>
-     * <li>settle (a team's destroy): confirmation of every message to the PEs named, raises
-     *     included; a PE gone fails it.</li>
-     * </ul>
-     * So a fence costs nothing until something crosses it. Used under the channel's lock; the
-     * answers arrive inside this channel's worker progress, which also runs only under it.
-     */
-    private final class Signals {
-        private final long listening;
-        /** This channel as a sender, as the targets count it: its PE's rank and its number. */
-        private final long key;
-        /** Per PE: messages sent, and how many of them the PE confirmed applied. */
-        private final long[] sent, confirmed;
-        /** Per PE: the count its outstanding query asked about (0: none), and that query's request. */
-        private final long[] asked;
-        private final MemorySegment[] queries;
-        private int outstanding;
-        /** Per PE: the message whose answer is awaited (0: none; see {@link #asksForAnswer}), and how many are. */
-        private final long[] answerDue;
-        private int answersDue;
-        /** Per PE: messages other than raises since the last quiet that covered it; the PEs with some; those whose last such quiet covered one. */
-        private final long[] sinceQuiet;
-        private final java.util.BitSet spoken = new java.util.BitSet();
-        private final java.util.BitSet singles = new java.util.BitSet();
-        private long queriesSent, answersAsked;
-        private final java.util.BitSet carrying = new java.util.BitSet(); // PEs with unconfirmed messages other than raises
-        private final java.util.BitSet rmaOpen = new java.util.BitSet(); // PEs with RMA/atomics not yet flushed
-        private final java.util.BitSet fencedMessages = new java.util.BitSet();
-        private final java.util.BitSet fencedRma = new java.util.BitSet();
-        private final MemorySegment param = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
-        private final MemorySegment queryParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
-        private final MemorySegment answeredParam = arena.allocate(Ucx.REQUEST_PARAM_SIZE, 8);
-        private final MemorySegment header = arena.allocate(SignalMessages.HEADER_BYTES, 8);
-        /** One query header per PE: it stays untouched until that PE's query was answered and sent. */
-        private final MemorySegment queryHeaders;
-
-        Signals(UcxTransport.SenderIdentity as) {
-            int npes = as.sent().length;
-            this.key = as.key();
-            sent = as.sent().clone();
-            confirmed = as.sent().clone(); // a retired sender's messages were all confirmed
-            asked = new long[npes];
-            queries = new MemorySegment[npes];
-            answerDue = new long[npes];
-            sinceQuiet = new long[npes];
-            queryHeaders = arena.allocate(SignalMessages.QUERY_BYTES * npes, 8);
-            param.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
-            param.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_EAGER);
-            queryParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
-            queryParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
-            answeredParam.set(JAVA_INT, Ucx.REQ_OP_ATTR_MASK, Ucx.OP_ATTR_FIELD_FLAGS);
-            answeredParam.set(JAVA_INT, Ucx.REQ_FLAGS, Ucx.AM_SEND_FLAG_REPLY | Ucx.AM_SEND_FLAG_EAGER);
-            listening = SignalMessages.listen(ucx, worker, this::answered, UcxChannel.this::replied);
-        }
-
-        /** True while a query or message waits for its answer, which arrives at this channel's worker. */
-        boolean any() {
-            return outstanding > 0 || answersDue > 0;
-        }
-
-        /**
-         * Whether the next message to {@code pe} asks for an answer: the first since the last quiet
-         * that covered {@code pe} when that quiet covered a single message. A quiet after it then
-         * waits for the answer (one send) instead of asking (two); a guess wrong costs one answer.
-         * Only quiets count: an answer is no reason to ask for the next one, or a run of messages
-         * with no quiet (a loop of collectives) would have every one answered.
-         */
-        private boolean asksForAnswer(int pe) {
-            return sinceQuiet[pe] == 0 && singles.get(pe);
-        }
-
-        /** A quiet confirmed everything sent to {@code pe} (every PE when negative): what the next messages guess from. */
-        private void quieted(int pe) {
-            for (int p = pe < 0 ? spoken.nextSetBit(0) : pe; p >= 0; p = pe < 0 ? spoken.nextSetBit(p + 1) : -1) {
-                singles.set(p, sinceQuiet[p] == 1);
-                sinceQuiet[p] = 0;
-                spoken.clear(p);
-            }
-        }
-
-        void rmaIssued(int pe) {
-            rmaOpen.set(pe);
-        }
-
-        /** RMA or an atomic to {@code pe}: when a fence separates it from unconfirmed puts with signal to {@code pe}, confirmation first. */
-        void orderAfterFence(int pe) throws Throwable {
-            if (fencedMessages.get(pe)) {
-                fencedMessages.clear(pe);
-                confirm(pe, false);
-            }
-        }
-
-        void fence() {
-            fencedMessages.or(carrying);
-            fencedRma.or(rmaOpen);
-        }
-
-        /**
-         * Whether a small put to {@code pe} goes as a message: not when a fence separates it from RMA
-         * or atomics to {@code pe} not yet flushed (the message would have to flush them first; as
-         * RMA it is ordered after them by UCX's fence, free).
-         */
-        boolean putAsMessage(int pe, long bytes) {
-            return putsAsMessages && bytes <= SignalMessages.MAX_PAYLOAD && !fencedRma.get(pe);
-        }
-
-        /**
-         * Sends one message: applied after this channel's earlier messages to {@code pe} (the target
-         * keeps their order), and, for a raise, after the earlier RMA and atomics to {@code pe}
-         * without a fence (see {@link Channel#putRaise}).
-         */
-        void send(int pe, long offset, MemorySegment src, long signalOffset, long signal, long flags, String what)
-                throws Throwable {
-            long bytes = src.byteSize();
-            MemorySegment data = bytes == 0 ? MemorySegment.NULL : src.isNative() ? src : bounce(bytes).copyFrom(src);
-            MemorySegment request = post(pe, header, offset, signalOffset, signal, flags, data, what);
-            if (request != null) {
-                // Local completion, nbi too: an eager message is usually copied by UCX at once, and
-                // staging each nbi one's header until quiet grew without bound in a loop without quiet.
-                await(request, what, pe);
-            }
-        }
-
-        /**
-         * Sends a session's batch as one message, its header written into the batch's own memory
-         * (both live until the returned request, if any, completes). A fence issued while it was open
-         * orders it before what follows to its PE, like a message sent before that fence.
-         */
-        MemorySegment sendBatch(Batch batch) throws Throwable {
-            int pe = batch.pe();
-            MemorySegment request = post(pe, batch.header(), 0, 0, batch.replyBytes(), SignalMessages.FLAG_BATCH, batch.records(),
-                    "session batch");
-            if (batch.replyBytes() > 0) {
-                gets.put(new Reply(pe, sent[pe]), List.copyOf(batch.destinations()));
-            }
-            if (batch.fenced()) {
-                fencedMessages.set(pe);
-            }
-            return request;
-        }
-
-        /** Writes {@code h} and sends the message (its data native or NULL); the request, null when done at once. */
-        private MemorySegment post(int pe, MemorySegment h, long offset, long signalOffset, long signal, long flags,
-                MemorySegment data, String what) throws Throwable {
-            boolean raise = flags == SignalMessages.FLAG_RAISE;
-            MemorySegment ep = endpoint(pe, what);
-            if (raise ? rmaOpen.get(pe) : fencedRma.get(pe)) {
-                await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), what, pe);
-                fencedRma.clear(pe);
-                rmaOpen.clear(pe);
-            }
-            boolean answer = !raise && asksForAnswer(pe);
-            SignalMessages.header(h, offset, signalOffset, signal, answer ? flags | SignalMessages.FLAG_ANSWER : flags, key,
-                    sent[pe] + 1);
-            boolean getsReply = (flags & SignalMessages.FLAG_BATCH) != 0 && signal > 0; // the target needs our address
-            MemorySegment how = answer || getsReply ? answeredParam : param; // a local: invokeExact types a conditional as Object
-            traffic.count(Traffic.Kind.MESSAGES, data.byteSize());
-            MemorySegment request = inFlight((MemorySegment) ucx.amSendNbx.invokeExact(ep, SignalMessages.PUT_SIGNAL, h,
-                    SignalMessages.HEADER_BYTES, data, data.byteSize(), how), what, pe);
-            sent[pe]++;
-            if (answer) {
-                answerDue[pe] = sent[pe];
-                answersDue++;
-                answersAsked++;
-            }
-            if (!raise) {
-                carrying.set(pe);
-                sinceQuiet[pe]++;
-                spoken.set(pe);
-            }
-            return request;
-        }
-
-        /** After a flush of {@code pe} (every PE when negative): puts with signal confirmed, and nothing is open any more. */
-        void complete(int pe) throws Throwable {
-            if (pe < 0) {
-                confirm(carrying, false);
-                rmaOpen.clear();
-                fencedRma.clear();
-                fencedMessages.clear();
-            } else {
-                if (carrying.get(pe)) {
-                    confirm(pe, false);
-                }
-                rmaOpen.clear(pe);
-                fencedRma.clear(pe);
-                fencedMessages.clear(pe);
-            }
-            quieted(pe);
-        }
-
-        /** Before the endpoints close: every message confirmed, except by PEs that have gone. */
-        void completeAll() throws Throwable {
-            var unconfirmed = new java.util.BitSet();
-            for (int pe = 0; pe < sent.length; pe++) {
-                if (confirmed[pe] < sent[pe]) {
-                    unconfirmed.set(pe);
-                }
-            }
-            confirm(unconfirmed, true);
-        }
-
-        /** Every message to {@code pes} confirmed, raises included ({@link UcxChannel#settle}). */
-        void completeAll(int[] pes) throws Throwable {
-            var these = new java.util.BitSet();
-            for (int pe : pes) {
-                these.set(pe);
-            }
-            confirm(these, false);
-        }
-
-        private void confirm(int pe, boolean closing) throws Throwable {
-            if (confirmed[pe] < sent[pe]) {
-                var one = new java.util.BitSet();
-                one.set(pe);
-                confirm(one, closing);
-            }
-        }
-
-        /**
-         * Asks every PE of {@code pes} to confirm what was sent to it, then waits for all the answers.
-         * While closing, a PE whose endpoint failed is taken as gone, and so as needing nothing more.
-         */
-        private void confirm(java.util.BitSet pes, boolean closing) throws Throwable {
-            var waiting = (java.util.BitSet) pes.clone();
-            for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
-                if (confirmed[pe] >= sent[pe]) {
-                    waiting.clear(pe);
-                } else if (asked[pe] == 0 && answerDue[pe] != sent[pe] // the last message's own answer says enough
-                        && !ask(pe, closing)) {
-                    waiting.clear(pe);
-                }
-            }
-            for (int round = 0; !waiting.isEmpty(); round++) {
-                boolean progressed = (int) ucx.workerProgress.invokeExact(worker) > 0;
-                for (int pe = waiting.nextSetBit(0); pe >= 0; pe = waiting.nextSetBit(pe + 1)) {
-                    if (confirmed[pe] >= sent[pe]) { // so its query, if any, was answered too
-                        finishQuery(pe);
-                        waiting.clear(pe);
-                        continue;
-                    }
-                    int failure = failures.get(pe);
-                    if (failure != Ucx.OK) {
-                        if (closing) { // gone: UCX frees its query's request when the endpoint closes
-                            if (queries[pe] != null) {
-                                ucx.requestFree.invokeExact(queries[pe]);
-                                queries[pe] = null;
-                            }
-                            waiting.clear(pe);
-                            continue;
-                        }
-                        throw transport.peerLost(pe, "quiet: PE " + pe + " is unreachable, its UCX endpoint failed with "
-                                + (sent[pe] - confirmed[pe]) + " signal message(s) unconfirmed: " + ucx.describe(failure));
-                    }
-                }
-                if (!progressed && !waiting.isEmpty()) {
-                    idle(round);
-                }
-            }
-        }
-
-        /**
-         * Sends {@code pe} a query for what was sent to it; false when, closing, it cannot (the PE
-         * has gone, and needs nothing more).
-         */
-        private boolean ask(int pe, boolean closing) throws Throwable {
-            MemorySegment h = queryHeaders.asSlice(SignalMessages.QUERY_BYTES * pe, SignalMessages.QUERY_BYTES);
-            SignalMessages.query(h, key, sent[pe]);
-            traffic.count(Traffic.Kind.MESSAGES, 0);
-            MemorySegment request = (MemorySegment) ucx.amSendNbx.invokeExact(endpoints[pe], SignalMessages.QUERY, h,
-                    SignalMessages.QUERY_BYTES, MemorySegment.NULL, 0L, queryParam);
-            if (closing && Ucx.isError(request)) {
-                return false;
-            }
-            queries[pe] = inFlight(request, "quiet", pe);
-            asked[pe] = sent[pe];
-            outstanding++;
-            queriesSent++;
-            return true;
-        }
-
-        /** An answer arrived: the query's request is done with (the PE received it), and its header free. */
-        private void finishQuery(int pe) {
-            MemorySegment request = queries[pe];
-            if (request != null) {
-                queries[pe] = null;
-                await(request, "quiet", pe);
-            }
-        }
-
-        /** {@code pe} says it applied {@code applied} of this channel's messages (to a query, or to a message that asked). */
-        private void answered(int pe, long applied) {
-            if (pe < 0 || pe >= asked.length || applied <= confirmed[pe] || applied > sent[pe]) {
-                return; // an older answer, or a malformed one
-            }
-            confirmed[pe] = applied;
-            if (asked[pe] != 0 && applied >= asked[pe]) {
-                asked[pe] = 0;
-                outstanding--;
-            }
-            if (answerDue[pe] != 0 && applied >= answerDue[pe]) {
-                answerDue[pe] = 0;
-                answersDue--;
-            }
-            if (confirmed[pe] == sent[pe]) {
-                carrying.clear(pe);
-            }
-        }
-    }
-
     /** How many messages this channel sent to {@code pe}: the tests see which route an operation took. */
     long messagesSent(int pe) {
         lock.lock();
         try {
-            return signals.sent[pe];
+            return order.sent(pe);
         } finally {
             lock.unlock();
         }
@@ -621,7 +195,7 @@ final class UcxChannel implements Channel {
     long[] queriesAndAnswersAsked() {
         lock.lock();
         try {
-            return new long[] {signals.queriesSent, signals.answersAsked};
+            return new long[] {order.queriesSent(), order.answersAsked()};
         } finally {
             lock.unlock();
         }
@@ -641,105 +215,10 @@ final class UcxChannel implements Channel {
     boolean answersAwaited() {
         lock.lock();
         try {
-            return signals.answersDue > 0;
+            return order.answersDue();
         } finally {
             lock.unlock();
         }
-    }
-
-    // ------------------------------------------------------------------ requests
-
-    /**
-     * Waits for {@code request} (a status pointer from an {@code _nbx} call) and frees it. While it
-     * waits it also progresses the home worker (a peer waiting on us may need it), and a wait that
-     * lasts asks whether the job still lives: a peer that is gone may never answer.
-     */
-    private void await(MemorySegment request, String what, int pe) {
-        await(request, what, pe, true);
-    }
-
-    private void await(MemorySegment request, String what, int pe, boolean untilTheJobEnds) {
-        long a = request.address();
-        if (a == 0) {
-            return;
-        }
-        if (Ucx.isError(request)) {
-            throw failed(what, pe, (int) a);
-        }
-        try {
-            int status;
-            for (int round = 0; (status = (int) ucx.requestCheckStatus.invokeExact(request)) == Ucx.INPROGRESS; round++) {
-                int progressed = (int) ucx.workerProgress.invokeExact(worker);
-                if (progressed == 0) {
-                    transport.progressHome();
-                    if (untilTheJobEnds && round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
-                        checkAlive(request);
-                    }
-                    pause(round);
-                }
-            }
-            ucx.requestFree.invokeExact(request);
-            if (status != Ucx.OK) {
-                throw failed(what, pe, status);
-            }
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new ShmemException(what + " to PE " + pe + " failed: " + t, t);
-        }
-    }
-
-    /** When the job is ending, gives the request back to UCX (freed when it completes or its endpoint closes) and throws. */
-    private void checkAlive(MemorySegment request) throws Throwable {
-        try {
-            transport.checkAlive();
-        } catch (RuntimeException | Error jobEnding) {
-            ucx.requestFree.invokeExact(request);
-            throw jobEnding;
-        }
-    }
-
-    /** Spin, then yield, then park briefly: the peer may need this core to answer. */
-    private static void pause(int round) {
-        if (round < 64) {
-            Thread.onSpinWait();
-        } else if (round < 20_000) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(20_000);
-        }
-    }
-
-    /**
-     * The exception for a request or call that failed with {@code status}. When the status says a
-     * peer is gone, the job is told which one (for a worker-wide flush, {@code pe} < 0: the first
-     * peer whose endpoint failed).
-     */
-    private ShmemException failed(String what, int pe, int status) {
-        String message = what + (pe < 0 ? "" : " to PE " + pe) + " failed in UCX: " + ucx.describe(status);
-        int lost = pe >= 0 ? pe : firstFailedPeer();
-        return Ucx.lostPeer(status) && lost >= 0 ? transport.peerLost(lost, message) : new ShmemException(message);
-    }
-
-    private int firstFailedPeer() {
-        for (int pe = 0; pe < failures.length(); pe++) {
-            if (failures.get(pe) != Ucx.OK) {
-                return pe;
-            }
-        }
-        return -1;
-    }
-
-    /** A request pointer that is neither done nor an error, or null. */
-    private MemorySegment inFlight(MemorySegment request, String what, int pe) {
-        long a = request.address();
-        if (a == 0) {
-            return null;
-        }
-        if (Ucx.isError(request)) {
-            throw failed(what, pe, (int) a);
-        }
-        return request;
     }
 
     /** The bounce buffer, grown to at least {@code bytes}. */
@@ -796,14 +275,14 @@ final class UcxChannel implements Channel {
                 return 0;
             }
             unbatched(pe);
-            if (signals.putAsMessage(pe, src.byteSize())) {
-                signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put");
+            if (order.putAsMessage(pe, src.byteSize())) {
+                message(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put");
                 return 0;
             }
             MemorySegment ep = rmaEndpoint(pe, "put");
             MemorySegment from = src.isNative() ? src : bounce(src.byteSize()).copyFrom(src);
-            await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
-            signals.rmaIssued(pe);
+            requests.await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
+            order.rmaIssued(pe);
             return 0;
         });
     }
@@ -815,14 +294,14 @@ final class UcxChannel implements Channel {
                 return 0;
             }
             unbatched(pe);
-            if (signals.putAsMessage(pe, src.byteSize())) {
-                signals.send(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put_nbi");
+            if (order.putAsMessage(pe, src.byteSize())) {
+                message(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put_nbi");
                 return 0;
             }
             MemorySegment ep = rmaEndpoint(pe, "put_nbi");
             MemorySegment from = src.isNative() ? src : staging.allocate(src.byteSize()).copyFrom(src);
-            track(pe, inFlight(put(ep, pe, offset, from), "put_nbi", pe), null, "put_nbi");
-            signals.rmaIssued(pe);
+            track(pe, requests.inFlight(put(ep, pe, offset, from), "put_nbi", pe), null, "put_nbi");
+            order.rmaIssued(pe);
             return 0;
         });
     }
@@ -833,7 +312,7 @@ final class UcxChannel implements Channel {
             unbatched(pe);
             MemorySegment ep = rmaEndpoint(pe, "get");
             MemorySegment into = dst.isNative() ? dst : bounce(dst.byteSize());
-            await(get(ep, pe, offset, into), "get", pe);
+            requests.await(get(ep, pe, offset, into), "get", pe);
             if (into != dst) {
                 dst.copyFrom(into);
             }
@@ -851,7 +330,7 @@ final class UcxChannel implements Channel {
             MemorySegment ep = rmaEndpoint(pe, "get_nbi");
             MemorySegment into = dst.isNative() ? dst : staging.allocate(dst.byteSize());
             Runnable deliver = into == dst ? null : () -> dst.copyFrom(into);
-            track(pe, inFlight(get(ep, pe, offset, into), "get_nbi", pe), deliver, "get_nbi");
+            track(pe, requests.inFlight(get(ep, pe, offset, into), "get_nbi", pe), deliver, "get_nbi");
             return 0;
         });
     }
@@ -910,7 +389,7 @@ final class UcxChannel implements Channel {
             boolean cswap = op == AtomicOp.COMPARE_SWAP;
             store(this.operand, bytes, cswap ? compare : operand);
             store(reply, bytes, cswap ? operand : 0);
-            await(atomic("fetching atomic", op, bytes, pe, offset, this.operand, reply), "fetching atomic", pe);
+            requests.await(atomic("fetching atomic", op, bytes, pe, offset, this.operand, reply), "fetching atomic", pe);
             return load(reply, bytes);
         });
     }
@@ -924,9 +403,9 @@ final class UcxChannel implements Channel {
             MemorySegment in = staging.allocate(8), out = staging.allocate(8);
             store(in, bytes, cswap ? compare : operand);
             store(out, bytes, cswap ? operand : 0);
-            track(pe, inFlight(atomic("fetching atomic nbi", op, bytes, pe, offset, in, out), "fetching atomic nbi", pe),
+            track(pe, requests.inFlight(atomic("fetching atomic nbi", op, bytes, pe, offset, in, out), "fetching atomic nbi", pe),
                     () -> result.asSlice(0, bytes).copyFrom(out.asSlice(0, bytes)), "fetching atomic nbi");
-            signals.rmaIssued(pe);
+            order.rmaIssued(pe);
             return 0;
         });
     }
@@ -949,9 +428,9 @@ final class UcxChannel implements Channel {
             }
             MemorySegment slot = posted.take();
             store(slot, bytes, operand);
-            posted.issued(pe, inFlight(atomic("atomic", op, bytes, pe, offset, slot, op == AtomicOp.SWAP ? sink : null),
+            posted.issued(pe, requests.inFlight(atomic("atomic", op, bytes, pe, offset, slot, op == AtomicOp.SWAP ? sink : null),
                     "atomic", pe));
-            signals.rmaIssued(pe);
+            order.rmaIssued(pe);
             return 0;
         });
     }
@@ -971,7 +450,7 @@ final class UcxChannel implements Channel {
                     return 0;
                 }
                 unbatched(pe);
-                signals.send(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0,
+                message(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0,
                         nbi ? "put_signal_nbi" : "put_signal");
                 return 0;
             });
@@ -991,7 +470,7 @@ final class UcxChannel implements Channel {
         }
     }
 
-    /** One message (large data: a put, then the message); see {@link Signals} for its order with what came before. */
+    /** One message (large data: a put, then the message); see {@link MessageOrder} for its order with what came before. */
     @Override
     public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
         locked("signal", pe, () -> {
@@ -1000,18 +479,18 @@ final class UcxChannel implements Channel {
             if (!small) {
                 put(pe, offset, src);
             }
-            signals.send(pe, offset, small ? src : src.asSlice(0, 0), flagOffset, value, SignalMessages.FLAG_RAISE,
+            message(pe, offset, small ? src : src.asSlice(0, 0), flagOffset, value, SignalMessages.FLAG_RAISE,
                     "signal");
             return 0;
         });
     }
 
-    /** UCX's fence orders RMA and atomics among themselves; {@link Signals} orders them with the messages. */
+    /** UCX's fence orders RMA and atomics among themselves; {@link MessageOrder} orders them with the messages. */
     @Override
     public void fence() {
         locked("fence", -1, () -> {
             ucx.check((int) ucx.workerFence.invokeExact(worker), "ucp_worker_fence");
-            signals.fence();
+            order.fence();
             if (batches != null) {
                 batches.fence();
             }
@@ -1040,26 +519,15 @@ final class UcxChannel implements Channel {
                 continue;
             }
             for (Reply r : gets.keySet()) {
-                int failure = failures.get(r.pe());
-                if (failure != Ucx.OK) {
-                    throw transport.peerLost(r.pe(), "quiet: PE " + r.pe() + " is unreachable, its UCX endpoint failed with the"
-                            + " reply to batched gets outstanding: " + ucx.describe(failure));
+                if (requests.failure(r.pe()) != Ucx.OK) {
+                    throw requests.lost(r.pe(), "the reply to batched gets outstanding");
                 }
             }
-            idle(round);
+            requests.idle(round);
         }
     }
 
-    /** A round of a wait in which this channel's worker had nothing: the home worker's turn, now and then a look at the job, a pause. */
-    private void idle(int round) {
-        transport.progressHome();
-        if (round % LIVENESS_ROUNDS == LIVENESS_ROUNDS - 1) {
-            transport.checkAlive();
-        }
-        pause(round);
-    }
-
-    /** A session's batches travel as {@link Signals} messages; their memory is the channel's. */
+    /** A session's batches travel as {@link MessageRoute} messages; their memory is the channel's. */
     @Override
     public void startBatching(Batches.Limits limits, long totalOps) {
         locked("shmem_ctx_session_start", -1, () -> {
@@ -1099,12 +567,17 @@ final class UcxChannel implements Channel {
         }
     }
 
-    /** Sends batches as {@link Signals} messages; a send completes when UCX is done with the batch's memory. */
+    /** Sends batches as {@link MessageRoute} messages; a send completes when UCX is done with the batch's memory. */
     private final class BatchSender implements Batches.Engine<MemorySegment> {
         @Override
         public MemorySegment send(Batch batch) {
             try {
-                return signals.sendBatch(batch);
+                int pe = batch.pe();
+                MemorySegment request = route.sendBatch(endpoint(pe, "session batch"), batch);
+                if (batch.replyBytes() > 0) {
+                    gets.put(new Reply(pe, order.sent(pe)), List.copyOf(batch.destinations()));
+                }
+                return request;
             } catch (RuntimeException | Error e) {
                 throw e;
             } catch (Throwable t) {
@@ -1121,7 +594,7 @@ final class UcxChannel implements Channel {
                 }
                 ucx.requestFree.invokeExact(request);
                 if (status != Ucx.OK) {
-                    throw failed("session batch", -1, status);
+                    throw requests.failed("session batch", -1, status);
                 }
                 return true;
             } catch (RuntimeException | Error e) {
@@ -1133,7 +606,7 @@ final class UcxChannel implements Channel {
 
         @Override
         public void await(MemorySegment request) {
-            UcxChannel.this.await(request, "session batch", -1);
+            requests.await(request, "session batch", -1);
         }
     }
 
@@ -1150,8 +623,8 @@ final class UcxChannel implements Channel {
             if (batches != null) {
                 batches.sendAll();
             }
-            await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
-            signals.complete(-1);
+            requests.await((MemorySegment) ucx.workerFlushNbx.invokeExact(worker, plainParam), "quiet", -1);
+            route.complete(-1);
             awaitGets(-1);
             finish(-1);
             return 0;
@@ -1165,8 +638,8 @@ final class UcxChannel implements Channel {
             unbatched(pe);
             MemorySegment ep = pe >= 0 && pe < endpoints.length ? endpoints[pe] : null;
             if (ep != null) { // else nothing was ever issued to it
-                await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
-                signals.complete(pe);
+                requests.await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, plainParam), "pe_quiet", pe);
+                route.complete(pe);
                 awaitGets(pe);
                 finish(pe);
             }
@@ -1179,7 +652,7 @@ final class UcxChannel implements Channel {
     public void settle(int[] pes) {
         quiet();
         locked("settle", -1, () -> {
-            signals.completeAll(pes);
+            route.completeAll(pes);
             return 0;
         });
     }
@@ -1194,7 +667,7 @@ final class UcxChannel implements Channel {
         pending.removeIf(p -> (pe < 0 || p.pe() == pe) && done.add(p));
         for (Pending p : done) {
             if (p.request() != null) {
-                await(p.request(), p.what(), p.pe());
+                requests.await(p.request(), p.what(), p.pe());
             }
             if (p.atQuiet() != null) {
                 p.atQuiet().run();
@@ -1220,7 +693,7 @@ final class UcxChannel implements Channel {
             try {
                 // Only replies to this channel's operations arrive at its worker: with none in
                 // flight, a waiter's poll costs one worker's progress instead of two.
-                if (!closed && (!pending.isEmpty() || posted.any() || signals.any() || !gets.isEmpty())) {
+                if (!closed && (!pending.isEmpty() || posted.any() || order.awaitingAnswers() || !gets.isEmpty())) {
                     advanced += (int) ucx.workerProgress.invokeExact(worker);
                 }
             } catch (Throwable t) {
@@ -1249,14 +722,11 @@ final class UcxChannel implements Channel {
             try {
                 quiet();
                 locked("closing the channel", -1, () -> {
-                    signals.completeAll();
+                    route.completeAll();
                     return 0;
                 });
                 flushed = true;
-                if (java.util.Arrays.equals(signals.sent, signals.confirmed)) { // none lost to a gone PE
-                    // every message confirmed: the next channel may go on with this sender's numbers
-                    retired = new UcxTransport.SenderIdentity(signals.key, signals.sent.clone());
-                }
+                retired = route.retired();
             } finally {
                 closed = true;
                 release(flushed);
@@ -1264,7 +734,7 @@ final class UcxChannel implements Channel {
         } finally {
             lock.unlock();
             EndpointFailures.unregister(id);
-            SignalMessages.stopListening(signals.listening);
+            route.stopListening();
             transport.batching(this, false);
             transport.forget(this, retired);
         }
@@ -1273,7 +743,7 @@ final class UcxChannel implements Channel {
     /** A forced close: it needs nothing from the peer, and a failed endpoint is closed all the same. */
     private void closeEndpoint(int pe) throws Throwable {
         try {
-            await((MemorySegment) ucx.epCloseNbx.invokeExact(endpoints[pe], closeParam), "closing the endpoint", pe, false);
+            requests.await((MemorySegment) ucx.epCloseNbx.invokeExact(endpoints[pe], closeParam), "closing the endpoint", pe, false);
         } catch (ShmemException failedEndpoint) {
             // its failure was reported by the operation that met it
         }
