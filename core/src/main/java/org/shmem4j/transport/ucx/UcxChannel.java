@@ -271,20 +271,24 @@ final class UcxChannel implements Channel {
     @Override
     public void put(int pe, long offset, MemorySegment src) {
         locked("put", pe, () -> {
-            if (batches != null && batches.put(pe, offset, src)) {
-                return 0;
+            if (batches == null || !batches.put(pe, offset, src)) {
+                unbatchedPut(pe, offset, src);
             }
-            unbatched(pe);
-            if (order.putAsMessage(pe, src.byteSize())) {
-                message(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put");
-                return 0;
-            }
-            MemorySegment ep = rmaEndpoint(pe, "put");
-            MemorySegment from = src.isNative() ? src : bounce(src.byteSize()).copyFrom(src);
-            requests.await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
-            order.rmaIssued(pe);
             return 0;
         });
+    }
+
+    /** A blocking put that no session batch takes (the caller holds the lock). */
+    private void unbatchedPut(int pe, long offset, MemorySegment src) throws Throwable {
+        unbatched(pe);
+        if (order.putAsMessage(pe, src.byteSize())) {
+            message(pe, offset, src, 0, 0, SignalMessages.FLAG_DATA_ONLY, "put");
+            return;
+        }
+        MemorySegment ep = rmaEndpoint(pe, "put");
+        MemorySegment from = src.isNative() ? src : bounce(src.byteSize()).copyFrom(src);
+        requests.await(put(ep, pe, offset, from), "put", pe); // local completion: src reusable
+        order.rmaIssued(pe);
     }
 
     @Override
@@ -477,7 +481,7 @@ final class UcxChannel implements Channel {
             unbatched(pe);
             boolean small = src.byteSize() <= SignalMessages.MAX_PAYLOAD;
             if (!small) {
-                put(pe, offset, src);
+                unbatchedPut(pe, offset, src); // never into a batch, which the raise would overtake
             }
             message(pe, offset, small ? src : src.asSlice(0, 0), flagOffset, value, SignalMessages.FLAG_RAISE,
                     "signal");
