@@ -76,14 +76,14 @@ class MpirunPmixTest {
     }
 
     /**
-     * mpirun itself is killed (SIGKILL) while its 3 PEs wait in barriers, and nothing is left to
-     * end them: the PMIx event of the lost server ({@code PMIX_ERR_LOST_CONNECTION}) must make each
-     * PE's wait fail, naming it, and the PE exit, well before its 60 s of barriers are over. Their
+     * mpirun itself is killed (SIGKILL) while its 3 PEs wait for a flag that no PE sets, and
+     * nothing is left to end them: the PMIx event of the lost server ({@code PMIX_ERR_LOST_CONNECTION})
+     * must make each PE's wait fail, naming it, and the PE exit, instead of waiting forever. Their
      * output has nowhere to go, so each writes its failure to a file ({@link KillTarget}).
      */
     @Test
     void pesThatLoseMpirunFailInTheirWaits(@TempDir Path dir) throws Exception {
-        var command = PmixJobs.command(mpirun(3), KillTarget.class, dir.toString());
+        var command = PmixJobs.command(mpirun(3), KillTarget.class, "wait", dir.toString());
         List<Long> pids = List.of();
         try (var job = Jobs.start("KillTarget (mpirun -np 3, mpirun killed)", command, Map.of())) {
             pids = PmixJobs.readyPids(job);

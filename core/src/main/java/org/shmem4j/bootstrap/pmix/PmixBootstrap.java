@@ -62,9 +62,9 @@ import org.shmem4j.core.param.Params;
  *       report; no event reaches the peers. With {@code --enable-recovery} mpirun tries to send
  *       one, but the PMIx library refuses it ({@code BAD-PARAM}), and the job goes on with the
  *       peers waiting. What does reach the PEs is the loss of mpirun itself
- *       ({@code PMIX_ERR_LOST_CONNECTION}, about 1 s after it died): the orphans then fail in
- *       their next wait that gets to its slow path (seconds later where their barriers go on
- *       succeeding among themselves) instead of outliving their job, as oshrun's PEs do.
+ *       ({@code PMIX_ERR_LOST_CONNECTION}, about 1 s after it died): an orphan then fails in its
+ *       next wait that blocks, instead of waiting forever (waits polled on their slow path only:
+ *       orphans whose barriers keep succeeding among themselves may run on).
  * </ul>
  * A server that does send events about peers is heard; none at hand does, so that path is tested
  * with events laid out in memory as PMIx hands them to the handler ({@code PmixEventsTest}).
