@@ -109,19 +109,27 @@ final class PmixJobs {
 
     /**
      * Runs {@link KillTarget} on 3 PEs and kills PE 2 with SIGKILL once all are ready (it has no
-     * chance to abort): the resource manager must notice the lost PMIx client and end the job;
-     * records the time from the kill to the end.
+     * chance to abort): the resource manager must notice the lost PMIx client and end the job,
+     * naming PE 2 in a line of its own stderr that {@code launcherReport} matches; records the time
+     * from the kill to the end. Neither srun nor mpirun tells the other PEs with a PMIx event (see
+     * {@code PmixBootstrap}), so their own reports cannot name PE 2: the launcher's is the one.
      */
-    static void killedPeEndsTheJob(String name, List<String> launcher, Map<String, String> env) throws InterruptedException {
+    static void killedPeEndsTheJob(String name, List<String> launcher, Map<String, String> env, Pattern launcherReport)
+            throws InterruptedException {
         try (var job = Jobs.start(name, command(launcher, KillTarget.class), env)) {
-            var ready = untagged(job.awaitStdout(lines -> untagged(lines).stream().filter(l -> l.startsWith("ready ")).count() == 3,
-                    BOUND));
-            long victim = ready.stream().filter(l -> l.startsWith("ready 2 ")).mapToLong(l -> Long.parseLong(l.split(" ")[2]))
-                    .findFirst().orElseThrow();
+            long victim = readyPids(job).get(2);
             long killedAt = System.nanoTime();
             assertTrue(ProcessHandle.of(victim).map(ProcessHandle::destroyForcibly).orElse(false), "PE 2 (pid " + victim + ") is gone");
-            failedAfter(job, killedAt, "SIGKILL of PE 2");
+            var r = failedAfter(job, killedAt, "SIGKILL of PE 2");
+            assertTrue(r.stderr().stream().anyMatch(l -> launcherReport.matcher(l).find()), r::describe);
         }
+    }
+
+    /** The pids of the 3 PEs of {@link KillTarget} {@code job}, by rank, once all are ready. */
+    static List<Long> readyPids(Jobs.Running job) {
+        var ready = untagged(job.awaitStdout(lines -> untagged(lines).stream().filter(l -> l.startsWith("ready ")).count() == 3, BOUND));
+        return IntStream.range(0, 3).mapToObj(pe -> ready.stream().filter(l -> l.startsWith("ready " + pe + " "))
+                .map(l -> Long.parseLong(l.split(" ")[2])).findFirst().orElseThrow()).toList();
     }
 
     /**

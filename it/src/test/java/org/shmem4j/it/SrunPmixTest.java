@@ -1,6 +1,7 @@
 package org.shmem4j.it;
 
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,9 @@ class SrunPmixTest {
 
     @Test
     void aKilledPeEndsTheJob() throws InterruptedException {
-        PmixJobs.killedPeEndsTheJob("KillTarget (srun --mpi=pmix -n 3)", PrivateSlurm.srun(3), slurm.env());
+        // srun lists the tasks that ended alike together ("task 2", or "tasks 0,2", "tasks 0-2" if they went at once).
+        PmixJobs.killedPeEndsTheJob("KillTarget (srun --mpi=pmix -n 3)", PrivateSlurm.srun(3), slurm.env(),
+                Pattern.compile("^srun: error: \\S+: tasks? (?:[0-9,-]*[,-])?2: Killed$"));
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.util.Arrays;
 import java.util.Optional;
 import org.shmem4j.ShmemException;
 import org.shmem4j.foreign.NativeLibrary;
@@ -37,13 +38,53 @@ final class Pmix {
     static final long INFO_SIZE = 552, INFO_KEY = 0, INFO_FLAGS = 512, INFO_VALUE = 520;
     static final int MAX_KEYLEN = 511;
     // pmix_data_type_t codes and pmix_scope_t
-    static final int TYPE_BOOL = 1, TYPE_STRING = 3, TYPE_INT = 6, TYPE_UINT32 = 14, TYPE_BYTE_OBJECT = 27;
+    static final int TYPE_BOOL = 1, TYPE_STRING = 3, TYPE_INT = 6, TYPE_UINT32 = 14, TYPE_BYTE_OBJECT = 27, TYPE_PROC = 22;
     static final int SCOPE_GLOBAL = 3;
+    /** What an event handler tells PMIx when it is done with an event. */
+    static final int EVENT_ACTION_COMPLETE = -334;
 
     static final String KEY_JOB_SIZE = "pmix.job.size";
     static final String KEY_HOSTNAME = "pmix.hname";
     static final String KEY_COLLECT_DATA = "pmix.collect";
     static final String KEY_TIMEOUT = "pmix.timeout";
+    static final String KEY_EVENT_AFFECTED_PROC = "pmix.evproc";
+    static final String KEY_EXIT_CODE = "pmix.exit.code";
+
+    /**
+     * The events a PE registers for ({@link PmixEvents}), each with the name of its macro (PMIx 4
+     * moved some to {@code pmix_deprecated.h} under their PMIx 3 names; the codes stayed).
+     */
+    enum Event {
+        PROC_ABORTED(-7, "PMIX_ERR_PROC_ABORTED", Concern.PEER_FAILED),
+        PROC_REQUESTED_ABORT(-8, "PMIX_ERR_PROC_REQUESTED_ABORT", Concern.PEER_FAILED),
+        PROC_ABORTING(-9, "PMIX_ERR_PROC_ABORTING", Concern.PEER_FAILED),
+        PROC_TERM_WO_SYNC(-200, "PMIX_ERR_PROC_TERM_WO_SYNC", Concern.PEER_FAILED),
+        PROC_KILLED_BY_CMD(-400, "PMIX_ERR_PROC_KILLED_BY_CMD", Concern.PEER_FAILED),
+        PROC_ABORTED_BY_SIG(-402, "PMIX_ERR_PROC_ABORTED_BY_SIG", Concern.PEER_FAILED),
+        EXIT_NONZERO_TERM(-404, "PMIX_ERR_EXIT_NONZERO_TERM", Concern.PEER_FAILED),
+        PROC_TERMINATED(-201, "PMIX_EVENT_PROC_TERMINATED", Concern.PEER_ENDED),
+        JOB_END(-145, "PMIX_EVENT_JOB_END", Concern.JOB_ENDED), // PMIx 3's PMIX_ERR_JOB_TERMINATED
+        LOST_CONNECTION(-61, "PMIX_ERR_LOST_CONNECTION", Concern.SERVER_LOST),
+        LOST_CONNECTION_TO_SERVER(-101, "PMIX_ERR_LOST_CONNECTION_TO_SERVER", Concern.SERVER_LOST); // PMIx 3's code
+
+        /** What an event is about: a peer that failed, one that ended (a failure only with a non-zero exit code), the job, the server. */
+        enum Concern { PEER_FAILED, PEER_ENDED, JOB_ENDED, SERVER_LOST }
+
+        final int status;
+        final String macro;
+        final Concern concern;
+
+        Event(int status, String macro, Concern concern) {
+            this.status = status;
+            this.macro = macro;
+            this.concern = concern;
+        }
+
+        /** The event with code {@code status}, if it is one of these. */
+        static Optional<Event> of(int status) {
+            return Arrays.stream(values()).filter(e -> e.status == status).findFirst();
+        }
+    }
 
     /** The loaded library's version string, or why PMIx cannot be used here. */
     static String describe() {
@@ -67,7 +108,7 @@ final class Pmix {
         static final String FAILURE = LOADED.failure();
         static final Library INSTANCE = LOADED.library();
 
-        final MethodHandle init, finalize, abort, put, commit, fence, get;
+        final MethodHandle init, finalize, abort, put, commit, fence, get, registerEventHandler, deregisterEventHandler;
         /** Optional: an older or trimmed library still works without them (error codes stay numeric, values leak). */
         final Optional<MethodHandle> errorString, valueDestruct;
         final MethodHandle free, version;
@@ -83,6 +124,10 @@ final class Pmix {
             fence = bind(linker, pmix, "PMIx_Fence", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG));
             version = bind(linker, pmix, "PMIx_Get_version", FunctionDescriptor.of(ADDRESS));
             get = bind(linker, pmix, "PMIx_Get", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS));
+            registerEventHandler = bind(linker, pmix, "PMIx_Register_event_handler",
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS));
+            deregisterEventHandler = bind(linker, pmix, "PMIx_Deregister_event_handler",
+                    FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS));
             errorString = pmix.find("PMIx_Error_string")
                     .map(s -> linker.downcallHandle(s, FunctionDescriptor.of(ADDRESS, JAVA_INT)));
             valueDestruct = pmix.find("PMIx_Value_destruct").map(s -> linker.downcallHandle(s, FunctionDescriptor.ofVoid(ADDRESS)));

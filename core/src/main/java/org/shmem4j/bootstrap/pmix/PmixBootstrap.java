@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
@@ -38,10 +39,32 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
  * without {@code shmem_finalize}) calls {@code PMIx_Abort} instead, so the resource manager ends
  * the whole job rather than leaving the peers blocked.
  *
- * <p><b>What this PE can see of its peers.</b> Nothing beyond the exchange: there is no launcher
- * connection telling it that a peer died. {@link #abortReason()} reports only this PE's own global exit.
- * A peer that aborts, or (with {@code srun --kill-on-bad-exit}) fails, is the resource manager's
- * business: Slurm and mpirun kill every task of the job, this one included.
+ * <p><b>What this PE can see of its peers.</b> What PMIx events tell: right after {@code PMIx_Init}
+ * the PE registers a handler ({@link PmixEvents}) for a peer's failure (aborted, killed, ended
+ * without finalizing or with a non-zero exit code), the job's end and the loss of the PMIx server,
+ * deregistered before {@code PMIx_Finalize}. The first such event becomes the {@link #abortReason()}
+ * (unless this PE's own global exit came first), so waits fail naming the peer, e.g. {@code PE 3
+ * (host h) terminated (PMIx event PMIX_ERR_PROC_ABORTED)}, and the PE's exit asks PMIx to abort the
+ * job instead of waiting for the peers in a final fence. A peer's end with exit code 0 (or none
+ * said) is no failure: that is how a PE that finalized leaves. Which events come depends on the
+ * server, and the two at hand send none about peers (measured with Slurm 22.05 and Open MPI 4.1.4
+ * on PMIx 4.2):
+ * <ul>
+ *   <li>{@code srun --mpi=pmix}: when a task's PMIx connection closes before {@code PMIx_Finalize}
+ *       (any exit, even with status 0) Slurm's PMIx plugin kills the whole step with SIGKILL at
+ *       once, so the peers never learn why; srun's {@code task N: Killed} or {@code Exited with
+ *       exit code N} names the PE. A task that finalized and then fails does not end the step.
+ *   <li>{@code mpirun}: a PE exiting without finalizing or with a non-zero status makes mpirun end
+ *       the job (SIGCONT at once, SIGTERM 1 s later, then SIGKILL) and name the rank in its own
+ *       report; no event reaches the peers. With {@code --enable-recovery} mpirun tries to send
+ *       one, but the PMIx library refuses it ({@code BAD-PARAM}), and the job goes on with the
+ *       peers waiting. What does reach the PEs is the loss of mpirun itself
+ *       ({@code PMIX_ERR_LOST_CONNECTION}, about 1 s after it died): an orphan then fails in its
+ *       next wait that blocks, instead of waiting forever (waits polled on their slow path only:
+ *       orphans whose barriers keep succeeding among themselves may run on).
+ * </ul>
+ * A server that does send events about peers is heard; none at hand does, so that path is tested
+ * with events laid out in memory as PMIx hands them to the handler ({@code PmixEventsTest}).
  */
 public final class PmixBootstrap extends JobMember {
     /** Lifecycle of the process's client; only moves forward, except FINALIZED back to ACTIVE on re-init. */
@@ -61,6 +84,9 @@ public final class PmixBootstrap extends JobMember {
     private long nextSeq; // guarded by gatherLock
     private final AtomicReference<State> state = new AtomicReference<>(State.ACTIVE);
     private volatile String abortReason;
+    private final PmixEvents events;
+    /** The registration of {@link #events}' handler. */
+    private final long eventHandler;
     /**
      * {@code SHMEM_BOOTSTRAP_TIMEOUT_S}: how long a fence waits for every PE (PMIx's own timeout,
      * so a PE that never arrives fails the others' {@code shmem_init} instead of hanging it). Not
@@ -68,10 +94,13 @@ public final class PmixBootstrap extends JobMember {
      */
     private final int arrivalTimeoutS;
 
-    private PmixBootstrap(Pmix.Library lib, String namespace, int rank, int size, String host, int arrivalTimeoutS) {
+    private PmixBootstrap(Pmix.Library lib, String namespace, int rank, int size, String host, int arrivalTimeoutS,
+            PmixEvents events, long eventHandler) {
         super(rank, size, jobIdOf(namespace), host);
         this.lib = lib;
         this.namespace = namespace;
+        this.events = events;
+        this.eventHandler = eventHandler;
         this.arrivalTimeoutS = arrivalTimeoutS;
     }
 
@@ -121,11 +150,28 @@ public final class PmixBootstrap extends JobMember {
                 throw new ShmemException("shmem_init: PMIx gave rank " + Integer.toUnsignedString(rank) + " in a job of "
                         + size + " processes (namespace " + namespace + ")");
             }
-            String host = lookup(lib, a, namespace, rank, Pmix.KEY_HOSTNAME, Pmix.TYPE_STRING,
-                    v -> v.get(ADDRESS, Pmix.VALUE_DATA).reinterpret(Long.MAX_VALUE).getString(0))
+            String host = lookup(lib, a, namespace, rank, Pmix.KEY_HOSTNAME, Pmix.TYPE_STRING, PmixBootstrap::string)
                     .orElseGet(PmixBootstrap::kernelHostName);
-            return new PmixBootstrap(lib, namespace, rank, (int) size, host, arrivalTimeoutS);
+            var events = new PmixEvents(namespace, rank, (int) size, pe -> hostOf(lib, namespace, pe));
+            MemorySegment codes = a.allocateFrom(JAVA_INT, Arrays.stream(Pmix.Event.values()).mapToInt(e -> e.status).toArray());
+            // The handler lives as long as the process's one client: PMIx may call it until PMIx_Finalize.
+            int handler = (int) lib.registerEventHandler.invokeExact(codes, (long) Pmix.Event.values().length, MemorySegment.NULL, 0L,
+                    events.handler(Arena.global()), MemorySegment.NULL, MemorySegment.NULL);
+            if (handler < 0) { // without a callback the call blocks and returns the registration, or an error
+                lib.check(handler, "PMIx_Register_event_handler");
+            }
+            return new PmixBootstrap(lib, namespace, rank, (int) size, host, arrivalTimeoutS, events, handler);
         });
+    }
+
+    /** PMIx's host name of rank {@code pe}, or null if PMIx cannot say. */
+    private static String hostOf(Pmix.Library lib, String namespace, int pe) {
+        try {
+            return call("PMIx_Get(" + Pmix.KEY_HOSTNAME + ")", a -> lookup(lib, a, namespace, pe, Pmix.KEY_HOSTNAME, Pmix.TYPE_STRING,
+                    PmixBootstrap::string)).orElse(null);
+        } catch (ShmemException e) {
+            return null;
+        }
     }
 
     /**
@@ -224,10 +270,11 @@ public final class PmixBootstrap extends JobMember {
         exitProcess(status);
     }
 
-    /** Set by this PE's own global exit, else null: peers' failures are not visible here (see the class comment). */
+    /** This PE's own global exit, else the first failure a PMIx event reported (see the class comment), else null. */
     @Override
     public String abortReason() {
-        return abortReason;
+        String own = abortReason;
+        return own != null ? own : events.reason();
     }
 
     /**
@@ -241,7 +288,9 @@ public final class PmixBootstrap extends JobMember {
             if ((was == State.ACTIVE || was == State.FINALIZED) && state.compareAndSet(was, State.CLOSED)) {
                 fence("PMIx_Fence (before PMIx_Finalize)", 0);
                 call("PMIx_Finalize", a -> {
+                    int deregistered = (int) lib.deregisterEventHandler.invokeExact(eventHandler, MemorySegment.NULL, MemorySegment.NULL);
                     lib.check((int) lib.finalize.invokeExact(MemorySegment.NULL, 0L), "PMIx_Finalize");
+                    lib.check(deregistered, "PMIx_Deregister_event_handler");
                     return null;
                 });
             }
@@ -254,19 +303,26 @@ public final class PmixBootstrap extends JobMember {
                 + hostId() + "]";
     }
 
-    /** The shutdown hook: finalize after a normal finalize, else abort the job naming this PE. */
+    /**
+     * The shutdown hook: finalize after a normal finalize, else abort the job naming this PE. A
+     * failure of the job (a PMIx event) means abort too: the final fence would wait for a dead peer.
+     */
     private void atExit() {
-        if (state.get() == State.FINALIZED) {
+        String who = "shmem4j: PE " + rank() + " (host " + hostId() + ")";
+        State now = state.get();
+        if (now == State.FINALIZED && events.failure() == null) {
             try {
                 close();
             } catch (ShmemException e) {
                 System.err.println("shmem4j: PE " + rank() + ": " + e.getMessage());
             }
-        } else if (state.get() == State.ACTIVE) {
+        } else if (now == State.FINALIZED) {
+            abort(1, who + " is exiting after shmem_finalize in a failed job (" + events.reason() + "); asking PMIx to abort the job",
+                    false);
+        } else if (now == State.ACTIVE) {
             // Also reached by a PE the resource manager terminates after a peer's abort: the message
             // states what is known here, the failing PE's own report precedes it.
-            abort(1, "shmem4j: PE " + rank() + " (host " + hostId() + ") is exiting before shmem_finalize; asking PMIx to abort the job",
-                    false);
+            abort(1, who + " is exiting before shmem_finalize; asking PMIx to abort the job", false);
         }
     }
 
@@ -357,6 +413,11 @@ public final class PmixBootstrap extends JobMember {
         } finally {
             lib.release(value);
         }
+    }
+
+    /** The text of a string value. */
+    private static String string(MemorySegment value) {
+        return value.get(ADDRESS, Pmix.VALUE_DATA).reinterpret(Long.MAX_VALUE).getString(0);
     }
 
     /** The bytes of a byte-object value. */

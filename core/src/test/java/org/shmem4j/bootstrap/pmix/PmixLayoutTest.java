@@ -1,6 +1,7 @@
 package org.shmem4j.bootstrap.pmix;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -40,12 +41,41 @@ class PmixLayoutTest {
             TYPE_INT            PMIX_INT
             TYPE_UINT32         PMIX_UINT32
             TYPE_BYTE_OBJECT    PMIX_BYTE_OBJECT
+            TYPE_PROC           PMIX_PROC
             SCOPE_GLOBAL        PMIX_GLOBAL
             KEY_JOB_SIZE        PMIX_JOB_SIZE
             KEY_HOSTNAME        PMIX_HOSTNAME
             KEY_COLLECT_DATA    PMIX_COLLECT_DATA
             KEY_TIMEOUT         PMIX_TIMEOUT
+            KEY_EVENT_AFFECTED_PROC PMIX_EVENT_AFFECTED_PROC
+            KEY_EXIT_CODE       PMIX_EXIT_CODE
+            EVENT_ACTION_COMPLETE PMIX_EVENT_ACTION_COMPLETE
             """;
+    /**
+     * 1 if the handler and completion types of {@link PmixEvents} have the C signatures its
+     * descriptors assume (pointers as such, {@code pmix_status_t} as a C int, {@code size_t} as 64 bits).
+     */
+    private static final Map<String, Map.Entry<Object, String>> SIGNATURES = Map.of(
+            "PmixEvents.HANDLER", Map.entry(1L, """
+                    _Generic((pmix_notification_fn_t) 0, void (*)(size_t, int, const pmix_proc_t *, pmix_info_t *, size_t, \
+                    pmix_info_t *, size_t, pmix_event_notification_cbfunc_fn_t, void *): 1, default: 0) && sizeof(size_t) == 8"""),
+            "PmixEvents.COMPLETION", Map.entry(1L, """
+                    _Generic((pmix_event_notification_cbfunc_fn_t) 0, void (*)(int, pmix_info_t *, size_t, pmix_op_cbfunc_t, \
+                    void *, void *): 1, default: 0)"""),
+            "PMIx_Register_event_handler", Map.entry(1L, """
+                    _Generic(&PMIx_Register_event_handler, int (*)(int *, size_t, pmix_info_t *, size_t, \
+                    pmix_notification_fn_t, pmix_hdlr_reg_cbfunc_t, void *): 1, default: 0)"""),
+            "PMIx_Deregister_event_handler", Map.entry(1L, """
+                    _Generic(&PMIx_Deregister_event_handler, int (*)(size_t, pmix_op_cbfunc_t, void *): 1, default: 0)"""));
+    /** {@link #SIGNATURES}, and each {@link Pmix.Event}'s code against its macro. */
+    private static Map<String, Map.Entry<Object, String>> extra() {
+        var extra = new HashMap<>(SIGNATURES);
+        for (Pmix.Event e : Pmix.Event.values()) {
+            extra.put("Event." + e.name(), Map.entry((long) e.status, e.macro));
+        }
+        return extra;
+    }
+
     /** Where Debian's libpmix-dev puts the headers (elsewhere they are in the default include path). */
     private static final String DEBIAN_INCLUDE = "-I/usr/lib/x86_64-linux-gnu/pmix2/include";
 
@@ -53,6 +83,6 @@ class PmixLayoutTest {
     void constantsMatchTheInstalledHeaders(@TempDir Path dir) throws Exception {
         new HeaderCheck("PmixLayoutTest", "pmix.h", List.of(DEBIAN_INCLUDE), "libpmix-dev",
                 missing -> Requirement.require("SHMEM4J_REQUIRE_PMIX", "PmixLayoutTest", missing))
-                .verify(Pmix.class, TABLE, Map.of(), dir);
+                .verify(Pmix.class, TABLE, extra(), dir);
     }
 }
