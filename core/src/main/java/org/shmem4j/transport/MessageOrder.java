@@ -49,7 +49,12 @@ public final class MessageOrder {
 
     private final boolean putsAsMessages;
     private final long maxPayload;
-    /** Per PE: messages sent, and how many of them the PE confirmed applied. */
+    /**
+     * Per PE: messages sent, and how many of them the PE confirmed applied. With {@code asked},
+     * {@code answerDue} and {@code sinceQuiet}: five longs per PE per channel, 2.5 MiB at 65,536
+     * PEs (the bit sets add at most 5 bits per PE); decision 0034 counts the channel's whole
+     * per-peer state.
+     */
     private final long[] sent, confirmed;
     /** Per PE: the count its outstanding query asked about (0: none); how many PEs have one. */
     private final long[] asked;
