@@ -32,7 +32,7 @@ class PerformanceCountersInProcessTest {
 
     @Test
     void oneNodeSendsNothingOverTheNetworkAndNamesEveryCounter() {
-        InProcessTestSupport.run(2, () -> {
+        InProcessTestSupport.runWith(2, InProcessTestSupport.oneNodeEnv(), () -> {
             try (Shmem shmem = Shmem.init()) {
                 SymmetricLongArray x = shmem.calloc(ValueLayout.JAVA_LONG, 16);
                 shmem.barrierAll();
@@ -44,7 +44,7 @@ class PerformanceCountersInProcessTest {
                 counts.forEach((name, value) -> assertEquals(0L, value, name + " on a one-node job"));
                 assertThrows(UnsupportedOperationException.class, () -> counts.put("network.puts", 1L), "a read-only view");
             }
-        });
+        }).orThrow();
     }
 
     /**
