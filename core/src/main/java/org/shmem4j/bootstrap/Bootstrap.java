@@ -119,7 +119,7 @@ public interface Bootstrap extends AutoCloseable {
     default void checkAlive() {
         String reason = abortReason();
         if (reason != null) {
-            throw new org.shmem4j.ShmemException("job aborted: " + reason);
+            throw new JobAborted("job aborted: " + reason);
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
+import org.shmem4j.bootstrap.JobAborted;
 import org.shmem4j.bootstrap.launcher.LaunchEnv;
 import org.shmem4j.bootstrap.launcher.LauncherBootstrap;
 import org.shmem4j.core.Runtimes;
@@ -111,7 +112,7 @@ public final class PeMain {
     private static void nameThePeInUncaughtExceptions(String rank) {
         boolean debug = debugRequested();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
-            if (Runtimes.reportedByLauncher(e) && !debug) {
+            if ((Runtimes.reportedByLauncher(e) || LauncherBootstrap.abortedByLauncher() && JobAborted.in(e)) && !debug) {
                 return; // oshrun printed the reason once for the job; the process still exits with status 1
             }
             synchronized (System.err) {

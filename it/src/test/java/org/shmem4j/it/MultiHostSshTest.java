@@ -130,6 +130,29 @@ class MultiHostSshTest {
         }
     }
 
+    /**
+     * PEs that cannot fit their remote host (an initial heap larger than its memory) are refused
+     * there, before any JVM starts, by the shell of their ssh start: oshrun cannot read another
+     * host's memory, and the job gets one line naming the host, not a JVM's failure per PE (the
+     * first refusal to arrive: a host's first PE counts both of its PEs, its second only itself).
+     * (Hosts 1 and 2 only: oshrun's own host is judged before any start, NodeCapacityTest.)
+     */
+    @Test
+    void pesThatCannotFitARemoteHostAreRefusedThereInOneLine() {
+        String hosts = tb.hosts.get(1) + ":2," + tb.hosts.get(2) + ":2";
+        var r = Jobs.run("4 PEs of -Xms64t on 2 remote hosts", tb.on(tb.hosts.getFirst(), MultiHost.JOB_BOUND_S, Jobs.oshrun(List.of(
+                "--host", hosts, "--ssh", tb.ssh(), "-n", "4", "-Xms64t", "-cp", Jobs.peClasspath(), KillTarget.class.getName()))),
+                MultiHost.noEnv(), java.time.Duration.ofSeconds(MultiHost.JOB_BOUND_S + 10));
+        org.junit.jupiter.api.Assertions.assertEquals(1, r.exit(), r::describe);
+        // one line; and if the refusal came while oshrun still started PEs, the line that says it stopped
+        var lines = r.stderr().stream().filter(l -> !l.isBlank() && !l.matches("oshrun: PEs \\d+\\.\\.3 were not started: the job had ended")).toList();
+        org.junit.jupiter.api.Assertions.assertEquals(1, lines.size(), r::describe);
+        org.junit.jupiter.api.Assertions.assertTrue(lines.getFirst().matches("oshrun: (2 PEs|1 PE) cannot fit host (" + java.util.regex.Pattern.quote(
+                tb.hosts.get(1)) + "|" + java.util.regex.Pattern.quote(tb.hosts.get(2)) + ")'s memory: each PE's JVM needs about 64 TiB"
+                + " \\(32 MiB plus its -Xms\\), \\d+ MiB is available \\(MemAvailable\\), room for 0 PEs"), r::describe);
+        MultiHost.assertNoPeLeft(KillTarget.class);
+    }
+
     @Test
     void aPeKilledOnARemoteHostEndsTheJob() {
         failOnRemoteHost("PE 3 killed on its host", 3, pid -> "kill -KILL " + pid);
@@ -192,6 +215,8 @@ class MultiHostSshTest {
                 org.junit.jupiter.api.Assertions.assertNotEquals(0, r.exit(), r::describe);
                 org.junit.jupiter.api.Assertions.assertTrue(r.stderrText().contains(said),
                         r::describe);
+                // the live PEs met the job's end oshrun announced: they repeat none of it (it was a stack trace each)
+                org.junit.jupiter.api.Assertions.assertFalse(r.stderrText().contains("Exception"), r::describe);
                 org.junit.jupiter.api.Assertions.assertTrue(r.stderrText().matches("(?s).*PE [45] \\(pid \\d+ on host "
                         + java.util.regex.Pattern.quote(host) + "\\).*"), r::describe);
                 MultiHost.assertNoPeLeft(KillTarget.class);

@@ -27,10 +27,16 @@ import org.shmem4j.bootstrap.launcher.Wire;
  */
 final class Job {
     /**
-     * Delay between ABORT and SIGTERM: an aborted PE ends by itself once its program has reported
-     * (a PE waiting in the library fails at once), within its grace; SIGTERM only comes after.
+     * Delay between the end of an abort's grace and SIGTERM: an aborted PE ends by itself once its
+     * program has reported (a PE waiting in the library fails at once), within its grace.
      */
-    static final long ABORT_TO_TERM_MS = LauncherBootstrap.ABORT_GRACE_MS + 200;
+    static final long GRACE_TO_TERM_MS = 200;
+    /**
+     * The grace of an abort for a lost host: no PE that can still report caused it, and a PE's
+     * program may be held in a native call toward the lost host (a UCX connection to it), which
+     * only the halt ends; 100 ms lets output under way finish.
+     */
+    static final int HOST_LOST_GRACE_MS = 100;
     /** Delay between SIGTERM and SIGKILL. */
     static final long TERM_TO_KILL_MS = 300;
     /** How long a PE that called global exit gets to finish its own exit. */
@@ -437,8 +443,22 @@ final class Job {
                 }
             }
         }
-        end(1, message, -1);
+        end(1, message, -1, HOST_LOST_GRACE_MS);
         standIns.forEach(p -> terminate(p.toHandle()));
+    }
+
+    /**
+     * A remote PE's start found that the job's PEs cannot fit its host ({@link NodeCapacity#shellGuard}):
+     * {@code line} says why, once for the job; every PE then ends before its JVM started.
+     */
+    void refusedByHost(String line) {
+        end(Oshrun.CONFIGURATION_ERROR, line, -1);
+    }
+
+    /** Whether {@code pe} ended as a start its host refused. Caller holds the monitor. */
+    private boolean refusedByItsHost(Pe pe) {
+        return pe.state == State.NOT_CONNECTED && pe.exitStatus != null && pe.exitStatus == NodeCapacity.REFUSED
+                && pe.host != null && !remoteStarts;
     }
 
     /** The hosts the heartbeat found gone. */
@@ -469,7 +489,7 @@ final class Job {
         }
         for (Pe pe : its) {
             synchronized (this) {
-                if (pe.conn == null) {
+                if (pe.conn == null && !refusedByItsHost(pe)) { // (whose line may still be in its pipe)
                     judgeExit(pe);
                     continue;
                 }
@@ -493,6 +513,10 @@ final class Job {
         int status = pe.exitStatus;
         if (!ending) {
             boolean normal = pe.state == State.FINALIZED || (pe.state == State.NOT_CONNECTED && status == 0);
+            if (refusedByItsHost(pe)) { // the host's line, if it came, ended the job already (refusedByHost)
+                end(Oshrun.CONFIGURATION_ERROR, "oshrun: " + pe.who() + " was refused by its host: the job's PEs cannot fit it; ending the job", -1);
+                return;
+            }
             if (!normal) {
                 String msg = "oshrun: " + pe.who() + " " + describeExit(status) + remoteHint(pe, status)
                         + " before finalizing; ending the job" + finalizeHint(pe, status);
@@ -584,6 +608,11 @@ final class Job {
      * monitor held (monitors are reentrant; the sends are small frames to PEs that always read).
      */
     void end(int status, String message, int spareRank) {
+        end(status, message, spareRank, (int) LauncherBootstrap.ABORT_GRACE_MS);
+    }
+
+    /** {@link #end(int, String, int)}, giving the PEs' programs {@code graceMs} to end before they halt. */
+    private void end(int status, String message, int spareRank, int graceMs) {
         var conns = new ArrayList<Rendezvous.Connection>();
         var procs = new java.util.LinkedHashSet<Process>(); // under Slurm one process stands for every PE
         synchronized (this) {
@@ -611,7 +640,7 @@ final class Job {
                 : message.replaceFirst("^oshrun: ", "oshrun is ending the job: ").replaceFirst("; ending the job$", "");
         byte[] abort;
         try {
-            abort = Wire.encode(new Wire.Abort(reason));
+            abort = Wire.encode(new Wire.Abort(graceMs, reason));
         } catch (Wire.ProtocolException e) {
             throw new AssertionError(e);
         }
@@ -619,7 +648,7 @@ final class Job {
             c.sendFrame(abort);
         }
         if (!procs.isEmpty()) {
-            timer.schedule(() -> procs.forEach(p -> terminate(p.toHandle())), ABORT_TO_TERM_MS, TimeUnit.MILLISECONDS);
+            timer.schedule(() -> procs.forEach(p -> terminate(p.toHandle())), graceMs + GRACE_TO_TERM_MS, TimeUnit.MILLISECONDS);
         }
         outcome.complete(status);
     }

@@ -43,18 +43,82 @@ final class NodeCapacity {
      * @param shmFree      free bytes of {@code shmDir}, negative when unknown (not checked)
      */
     static String refusal(int pes, List<String> jvmOptions, long memAvailable, long shmPerPe, Path shmDir, long shmFree) {
-        long perPe = PE_JVM_BYTES + initialHeap(jvmOptions);
+        long perPe = perPeMemory(jvmOptions);
         if (memAvailable >= 0 && multiplyCapped(pes, perPe) > memAvailable) {
-            return "oshrun: " + pes + " PEs cannot fit this machine's memory: each PE's JVM needs about " + size(perPe)
-                    + (perPe > PE_JVM_BYTES ? " (" + size(PE_JVM_BYTES) + " plus its -Xms)" : "") + ", " + size(memAvailable)
-                    + " is available (MemAvailable), room for " + memAvailable / perPe + " PEs";
+            return memoryRefusal(pes, "this machine", perPe, size(memAvailable), Long.toString(memAvailable / perPe));
         }
         if (shmFree >= 0 && multiplyCapped(pes, shmPerPe) > shmFree) {
-            return "oshrun: " + pes + " PEs cannot fit " + shmDir + " (SHMEM_SHM_DIR): each PE's heap file needs "
-                    + size(shmPerPe) + " (SHMEM_SYMMETRIC_SIZE + SHMEM_RESERVED_SIZE), " + size(shmFree) + " is free, room for "
-                    + shmFree / Math.max(1, shmPerPe) + " PEs";
+            return shmRefusal(pes, shmDir, shmPerPe, size(shmFree), Long.toString(shmFree / Math.max(1, shmPerPe)));
         }
         return null;
+    }
+
+    /**
+     * The same judgement made on another host by the shell that starts a PE there over ssh, before
+     * its JVM: {@code pes} PEs (the PE and those still to start on that host) against the host's
+     * {@code MemAvailable} and its shared-memory directory's free space. A sh command list that
+     * prints the refusal (one line for oshrun: {@link OutputForwarder#LAUNCHER_LINE}) and exits with {@link #REFUSED} when they cannot fit, and does
+     * nothing when they fit or the host's figures cannot be read. It costs the start a read of
+     * /proc/meminfo and a df, and no round trip.
+     */
+    static String shellGuard(String host, int pes, List<String> jvmOptions, long shmPerPe, Path shmDir) {
+        long perPe = perPeMemory(jvmOptions);
+        long perPeKib = Math.max(1, perPe >> 10), shmPerPeKib = Math.max(1, shmPerPe >> 10);
+        String where = "host " + host;
+        return "m=$(awk '$1==\"MemAvailable:\"{print $2; exit}' /proc/meminfo 2>/dev/null); "
+                + "if [ -n \"$m\" ] && [ \"$m\" -lt " + shellKib(pes, perPe) + " ]; then printf '\\001%s\\n' "
+                + shellText(memoryRefusal(pes, where, perPe, AVAILABLE, ROOM), "$((m / 1024)) MiB", "$((m / " + perPeKib + "))")
+                + " >&2; exit " + REFUSED + "; fi; "
+                + "s=$(df -Pk " + ShellWords.quote(shmDir.toString()) + " 2>/dev/null | awk 'NR==2{print $4}'); "
+                + "if [ -n \"$s\" ] && [ \"$s\" -lt " + shellKib(pes, shmPerPe) + " ]; then printf '\\001%s\\n' "
+                + shellText(shmRefusal(pes, shmDir, shmPerPe, AVAILABLE, ROOM), "$((s / 1024)) MiB", "$((s / " + shmPerPeKib + "))")
+                + " >&2; exit " + REFUSED + "; fi; ";
+    }
+
+    /** The exit status of a PE's start that {@link #shellGuard} refused (sysexits' EX_CONFIG). */
+    static final int REFUSED = 78;
+
+    /** Place holders of {@link #shellGuard}'s messages for what the host's shell computes. */
+    private static final String AVAILABLE = "\u0001", ROOM = "\u0002";
+
+    private static String memoryRefusal(int pes, String where, long perPe, String available, String room) {
+        return "oshrun: " + pes(pes) + " cannot fit " + where + "'s memory: each PE's JVM needs about " + size(perPe)
+                + (perPe > PE_JVM_BYTES ? " (" + size(PE_JVM_BYTES) + " plus its -Xms)" : "") + ", " + available
+                + " is available (MemAvailable), room for " + room + " PEs";
+    }
+
+    private static String shmRefusal(int pes, Path shmDir, long shmPerPe, String free, String room) {
+        return "oshrun: " + pes(pes) + " cannot fit " + shmDir + " (SHMEM_SHM_DIR): each PE's heap file needs "
+                + size(shmPerPe) + " (SHMEM_SYMMETRIC_SIZE + SHMEM_RESERVED_SIZE), " + free + " is free, room for " + room + " PEs";
+    }
+
+    private static String pes(int n) {
+        return n == 1 ? "1 PE" : n + " PEs";
+    }
+
+    /** {@code message} as one sh word, its place holders replaced by the double-quoted expansions. */
+    private static String shellText(String message, String available, String room) {
+        var out = new StringBuilder();
+        int from = 0;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            if (c == AVAILABLE.charAt(0) || c == ROOM.charAt(0)) {
+                out.append(ShellWords.quote(message.substring(from, i))).append('"').append(c == AVAILABLE.charAt(0) ? available : room).append('"');
+                from = i + 1;
+            }
+        }
+        return out.append(ShellWords.quote(message.substring(from))).toString();
+    }
+
+    /** {@code pes} times {@code bytes} in KiB, rounded up and capped where sh's 64-bit arithmetic still compares it. */
+    private static long shellKib(int pes, long bytes) {
+        long total = multiplyCapped(pes, bytes);
+        return total >= Long.MAX_VALUE >> 1 ? Long.MAX_VALUE >> 11 : (total + 1023) >> 10;
+    }
+
+    /** A PE's JVM: {@link #PE_JVM_BYTES} plus the initial heap its options make it commit. */
+    private static long perPeMemory(List<String> jvmOptions) {
+        return PE_JVM_BYTES + initialHeap(jvmOptions);
     }
 
     /** {@link #refusal} for this machine: its {@code /proc/meminfo} and {@code shmDir}'s file system. */

@@ -52,7 +52,8 @@ public final class Oshrun {
     private static final String EXIT_WAIT_FLAG = "-XX:UserThreadWaitAttemptsAtExit=";
     private static final String ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     /** After the job ended: how long PEs get to disappear, and their output to drain. */
-    private static final long EXIT_WAIT_MS = Job.ABORT_TO_TERM_MS + Job.TERM_TO_KILL_MS + 500, DRAIN_WAIT_MS = 500;
+    private static final long EXIT_WAIT_MS = org.shmem4j.bootstrap.launcher.LauncherBootstrap.ABORT_GRACE_MS + Job.GRACE_TO_TERM_MS + Job.TERM_TO_KILL_MS + 500,
+            DRAIN_WAIT_MS = 500;
 
     private Oshrun() {}
 
@@ -127,11 +128,14 @@ public final class Oshrun {
             for (int rank = 0; rank < opts.pes(); rank++) {
                 here += starter.hostId(rank) != null ? 1 : 0;
             }
-            String refusal = here == 0 ? null : NodeCapacity.refusal(here, opts.jvmOptions(),
-                    params.get(Params.SYMMETRIC_SIZE) + params.get(Params.RESERVED_SIZE), params.get(Params.SHM_DIR));
+            long shmPerPe = params.get(Params.SYMMETRIC_SIZE) + params.get(Params.RESERVED_SIZE);
+            String refusal = here == 0 ? null : NodeCapacity.refusal(here, opts.jvmOptions(), shmPerPe, params.get(Params.SHM_DIR));
             if (refusal != null) {
                 log.println(refusal + (here < opts.pes() ? " (of the job's " + opts.pes() + " PEs, those on this machine)" : ""));
                 return CONFIGURATION_ERROR;
+            }
+            if (starter instanceof SshPeStarter overSshStarter) {
+                overSshStarter.guardCapacity(opts.jvmOptions(), shmPerPe, params.get(Params.SHM_DIR));
             }
         }
 
@@ -215,8 +219,8 @@ public final class Oshrun {
                     }
                 }
                 // srun --label tags the lines itself (rank: line)
-                forwarders.add(forward(step.getInputStream(), stdout, -1, "stdout", false, job::isEnding));
-                forwarders.add(forward(step.getErrorStream(), stderr, -1, "stderr", false, job::isEnding));
+                forwarders.add(forward(step.getInputStream(), stdout, -1, "stdout", false, job::isEnding, null));
+                forwarders.add(forward(step.getErrorStream(), stderr, -1, "stderr", false, job::isEnding, null));
             }
             for (int rank = 0; !underSlurm && rank < opts.pes() && !job.isEnding(); rank++) { // a PE that died early ends the starts
                 var env = new HashMap<>(jobEnv);
@@ -241,8 +245,8 @@ public final class Oshrun {
                 } else if (heartbeat != null) {
                     heartbeat.watch(rank);
                 }
-                forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput(), job::isEnding));
-                forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput(), job::isEnding));
+                forwarders.add(forward(p.getInputStream(), stdout, rank, "stdout", opts.tagOutput(), job::isEnding, null));
+                forwarders.add(forward(p.getErrorStream(), stderr, rank, "stderr", opts.tagOutput(), job::isEnding, job::refusedByHost));
             }
             int started = underSlurm ? opts.pes() : forwarders.size() / 2;
             if (started < opts.pes()) {
@@ -302,8 +306,8 @@ public final class Oshrun {
     }
 
     private static Thread forward(java.io.InputStream in, OutputStream sink, int rank, String kind, boolean tag,
-            java.util.function.BooleanSupplier ending) {
-        return new OutputForwarder(in, sink, rank, kind, tag, ending).start("oshrun-" + kind + "-" + rank);
+            java.util.function.BooleanSupplier ending, java.util.function.Consumer<String> launcherLines) {
+        return new OutputForwarder(in, sink, rank, kind, tag, ending, launcherLines).start("oshrun-" + kind + "-" + rank);
     }
 
     /**

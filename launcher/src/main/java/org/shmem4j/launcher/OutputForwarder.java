@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -31,13 +32,22 @@ final class OutputForwarder implements Runnable {
     private final OutputStream sink; // shared by all forwarders of one kind (a PrintStream)
     private final byte[] prefix;
     private final BooleanSupplier ending;
+    private final Consumer<String> launcherLines;
 
-    /** @param ending true once oshrun is ending the job (its SIGTERMs' noise is dropped then) */
-    OutputForwarder(InputStream in, OutputStream sink, int rank, String kind, boolean tag, BooleanSupplier ending) {
+    /** The first byte of a line for the launcher rather than the user (SOH: no program starts a line with it). */
+    static final char LAUNCHER_LINE = '\u0001';
+
+    /**
+     * @param ending        true once oshrun is ending the job (its SIGTERMs' noise is dropped then)
+     * @param launcherLines takes the {@link #LAUNCHER_LINE} lines (without that byte); null: they pass as any line
+     */
+    OutputForwarder(InputStream in, OutputStream sink, int rank, String kind, boolean tag, BooleanSupplier ending,
+            Consumer<String> launcherLines) {
         this.in = in;
         this.sink = sink;
         this.prefix = tag ? ("[1," + rank + "]<" + kind + ">: ").getBytes(StandardCharsets.US_ASCII) : null;
         this.ending = ending;
+        this.launcherLines = launcherLines;
     }
 
     /** Starts forwarding on a daemon thread and returns it. */
@@ -81,6 +91,12 @@ final class OutputForwarder implements Runnable {
 
     private void line(ByteArrayOutputStream out, ByteArrayOutputStream pending, byte[] b, int off, int len) {
         if (isExitLoggingNoise(pending, b, off, len) && ending.getAsBoolean()) {
+            pending.reset();
+            return;
+        }
+        if (launcherLines != null && (pending.size() > 0 ? pending.toByteArray()[0] : len > 0 ? b[off] : 0) == LAUNCHER_LINE) {
+            pending.write(b, off, len);
+            launcherLines.accept(pending.toString(StandardCharsets.UTF_8).substring(1).stripTrailing());
             pending.reset();
             return;
         }

@@ -299,7 +299,7 @@ final class Rendezvous implements AutoCloseable {
         }
         if (c != null) {
             try {
-                c.sendFrame(Wire.encode(new Wire.Abort("oshrun rejected this connection: " + why)));
+                c.sendFrame(Wire.encode(new Wire.Abort(0, "oshrun rejected this connection: " + why)));
             } catch (Wire.ProtocolException impossible) {
                 // a short ABORT always fits
             }

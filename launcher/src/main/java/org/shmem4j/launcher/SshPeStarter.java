@@ -43,11 +43,31 @@ final class SshPeStarter implements PeStarter {
     private final String localHost = LaunchEnv.kernelHostName();
     private final LocalPeStarter local = new LocalPeStarter();
     private final PrintStream log;
+    /** For each rank: how many PEs its host gets from it on (itself included), in start order. */
+    private final int[] leftOnHost;
+    /** Writes the shell's capacity check of a remote PE's start (host, PEs left there); null: none. */
+    private java.util.function.BiFunction<String, Integer, String> capacityGuard;
 
     SshPeStarter(List<String> ssh, String[] hostOf, PrintStream log) {
         this.ssh = List.copyOf(ssh);
         this.hostOf = hostOf.clone();
         this.log = log;
+        this.leftOnHost = new int[hostOf.length];
+        var seen = new java.util.HashMap<String, Integer>();
+        for (int rank = hostOf.length - 1; rank >= 0; rank--) {
+            leftOnHost[rank] = seen.merge(hostOf[rank], 1, Integer::sum);
+        }
+    }
+
+    /**
+     * Makes each remote PE's start refuse, on its host and before its JVM, when it and the PEs
+     * still to start there cannot fit that host ({@link NodeCapacity#shellGuard}): oshrun cannot
+     * read another host's memory, and asking first would cost every job a round trip per host.
+     * The first PE of a host judges them all; each later one judges itself and those after it, so
+     * a host that fills up part way stops the job too.
+     */
+    void guardCapacity(List<String> jvmOptions, long shmPerPe, Path shmDir) {
+        capacityGuard = (host, pes) -> NodeCapacity.shellGuard(host, pes, jvmOptions, shmPerPe, shmDir);
     }
 
     /** True when {@code host} names this machine: its PEs start without ssh. */
@@ -82,7 +102,8 @@ final class SshPeStarter implements PeStarter {
         remote.addAll(launch.command());
         // Run by the remote login shell: `read` takes the secret's line only, and the JVM the shell
         // becomes inherits the rest of stdin.
-        String line = "cd " + ShellWords.quote(Path.of("").toAbsolutePath().toString())
+        String line = (capacityGuard == null ? "" : capacityGuard.apply(host, leftOnHost[launch.rank()]))
+                + "cd " + ShellWords.quote(Path.of("").toAbsolutePath().toString())
                 + " && IFS= read -r " + LaunchEnv.JOB_SECRET + " && export " + LaunchEnv.JOB_SECRET
                 + " && exec env " + ShellWords.join(remote);
         Process p = new ProcessBuilder(sshCommand(host, START_CONNECT_TIMEOUT_S, line)).start();

@@ -47,4 +47,38 @@ class NodeCapacityTest {
         assertEquals(-1, NodeCapacity.memAvailable(tmp.resolve("none")));
         assertTrue(NodeCapacity.memAvailable(Path.of("/proc/meminfo")) > 0);
     }
+
+    /**
+     * The check a remote PE's start makes on its host, run here by sh as ssh's login shell would:
+     * silent when the PEs fit, else one launcher line and status {@link NodeCapacity#REFUSED}, its
+     * figures computed by the host's shell.
+     */
+    @Test
+    void theRemoteGuardRefusesOnTheHostItRunsOn() throws Exception {
+        var fits = guard(NodeCapacity.shellGuard("h1", 1, List.of(), MIB, SHM));
+        assertEquals(List.of(0, "ran", ""), fits, "one small PE fits this machine");
+
+        var memory = guard(NodeCapacity.shellGuard("h1", 3, List.of("-Xms8t"), MIB, SHM));
+        assertEquals(NodeCapacity.REFUSED, memory.get(0));
+        assertEquals("", memory.get(1), "nothing after the guard ran");
+        assertTrue(memory.get(2).toString().matches("\u0001oshrun: 3 PEs cannot fit host h1's memory: each PE's JVM needs about 8 TiB"
+                + " \\(32 MiB plus its -Xms\\), [1-9][0-9]* MiB is available \\(MemAvailable\\), room for 0 PEs\n"), memory.get(2).toString());
+
+        var shm = guard(NodeCapacity.shellGuard("h1", 2, List.of(), 1L << 50, SHM));
+        assertEquals(NodeCapacity.REFUSED, shm.get(0));
+        assertTrue(shm.get(2).toString().matches("\u0001oshrun: 2 PEs cannot fit /dev/shm \\(SHMEM_SHM_DIR\\): each PE's heap file needs"
+                + " 1 PiB \\(SHMEM_SYMMETRIC_SIZE \\+ SHMEM_RESERVED_SIZE\\), [0-9]+ MiB is free, room for 0 PEs\n"), shm.get(2).toString());
+
+        // a directory that does not exist (the PE says so itself) and a quote in its name: not checked
+        assertEquals(List.of(0, "ran", ""), guard(NodeCapacity.shellGuard("h1", 2, List.of(), 1L << 50, Path.of("/nonexistent/it's"))));
+    }
+
+    /** Runs {@code guard} then {@code echo ran} in sh: its status, stdout and stderr. */
+    private static List<Object> guard(String guard) throws Exception {
+        Process p = new ProcessBuilder("sh", "-c", guard + "echo ran").start();
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        String err = new String(p.getErrorStream().readAllBytes());
+        assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "sh ended");
+        return List.of(p.exitValue(), out, err);
+    }
 }

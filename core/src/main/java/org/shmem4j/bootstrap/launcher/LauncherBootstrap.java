@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.shmem4j.ShmemException;
+import org.shmem4j.bootstrap.JobAborted;
 import org.shmem4j.bootstrap.JobMember;
 
 /**
@@ -36,8 +37,9 @@ import org.shmem4j.bootstrap.JobMember;
  */
 public final class LauncherBootstrap extends JobMember {
     /**
-     * Time an aborted PE's program gets to end and report before the PE halts itself; oshrun
-     * sends SIGTERM only after it (Job.ABORT_TO_TERM_MS).
+     * Time an aborted PE's program gets by default to end and report before the PE halts itself
+     * (the failing PE may still be printing why); oshrun sends SIGTERM only after it. The ABORT
+     * frame carries the grace of each abort.
      */
     public static final long ABORT_GRACE_MS = 1500;
     private static final int CONNECT_TIMEOUT_MS = 10_000;
@@ -84,7 +86,7 @@ public final class LauncherBootstrap extends JobMember {
         return processInstance;
     }
 
-    /** oshrun's PeMain runs the program's main on {@code thread}: an abort waits for it ({@link #ABORT_GRACE_MS}). */
+    /** oshrun's PeMain runs the program's main on {@code thread}: an abort waits for it (its grace). */
     public static void programRunsOn(Thread thread) {
         programThread = thread;
     }
@@ -148,7 +150,7 @@ public final class LauncherBootstrap extends JobMember {
                             .start(() -> b.readLoop(in));
                     return b;
                 } else if (answer instanceof Wire.Abort a) { // rejected, or the job is ending: as a later ABORT
-                    b.abort(a.reason()); // halts the process
+                    b.abort(a.reason(), a.graceMs()); // halts the process
                 } else if (answer != null) {
                     throw new Wire.ProtocolException("unexpected " + answer.getClass().getSimpleName() + " from the launcher");
                 }
@@ -362,7 +364,7 @@ public final class LauncherBootstrap extends JobMember {
     private void failIfAborted() {
         String reason = abortReason;
         if (reason != null) {
-            throw new ShmemException("shmem4j: the job is being torn down: " + reason);
+            throw new JobAborted("shmem4j: the job is being torn down: " + reason);
         }
     }
 
@@ -401,7 +403,7 @@ public final class LauncherBootstrap extends JobMember {
                         out.flush();
                     }
                 } else if (m instanceof Wire.Abort a) {
-                    abort(a.reason());
+                    abort(a.reason(), a.graceMs());
                     return;
                 } else {
                     throw new Wire.ProtocolException("unexpected " + m.getClass().getSimpleName() + " from the launcher");
@@ -419,6 +421,17 @@ public final class LauncherBootstrap extends JobMember {
         Runtime.getRuntime().halt(1);
     }
 
+    /** Set once the launcher ended the job: it has said why, once for the job. */
+    private static volatile boolean abortedByLauncher;
+
+    /**
+     * Whether oshrun is ending this PE's job: the failure a PE then meets repeats what oshrun
+     * already said (a PE's entry point prints it only with SHMEM_DEBUG).
+     */
+    public static boolean abortedByLauncher() {
+        return abortedByLauncher;
+    }
+
     /**
      * Waits up to {@code ms} for the program's main to end, returning at once if it already has
      * or this PE was not started through PeMain (then it sleeps briefly instead): an aborted PE
@@ -428,23 +441,26 @@ public final class LauncherBootstrap extends JobMember {
      */
     private static void awaitProgramEnd(long ms) throws InterruptedException {
         Thread program = programThread;
-        if (program == null) {
+        if (ms <= 0) {
+            return; // (join(0) would wait for ever)
+        } else if (program == null) {
             Thread.sleep(Math.min(ms, 200));
         } else if (program != Thread.currentThread()) {
             program.join(ms);
         }
     }
 
-    private void abort(String reason) {
+    private void abort(String reason, long graceMs) {
+        abortedByLauncher = true;
         abortReason = reason;
         var p = pending;
         if (p != null) {
-            p.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason));
+            p.completeExceptionally(new JobAborted("shmem4j: the job is being torn down: " + reason));
         }
-        lookups.values().forEach(l -> l.completeExceptionally(new ShmemException("shmem4j: the job is being torn down: " + reason)));
+        lookups.values().forEach(l -> l.completeExceptionally(new JobAborted("shmem4j: the job is being torn down: " + reason)));
         // Nothing printed here: oshrun said why it ends the job, once; a line per PE repeated it N times.
         try {
-            awaitProgramEnd(ABORT_GRACE_MS); // PEs waiting in the library fail at once; a failing PE reports
+            awaitProgramEnd(graceMs); // PEs waiting in the library fail at once; a failing PE reports
         } catch (InterruptedException ignored) {
             // halting anyway
         }

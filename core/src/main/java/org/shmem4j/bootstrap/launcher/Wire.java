@@ -20,7 +20,8 @@ import java.nio.charset.StandardCharsets;
  * ALLGATHER_RESULT 3  seq:i64 count:i32 bytes[count]   (indexed by rank)      launcher -> PE
  * FINALIZED        4  (empty)                                                 PE -> launcher
  * GLOBAL_EXIT      5  status:i32                                              PE -> launcher
- * ABORT            6  reason:string     (the job is being torn down)          launcher -> PE
+ * ABORT            6  grace:i32 reason:string  (the job is being torn down; the program
+ *                     may take grace ms to end and report)                    launcher -> PE
  * PEER_LOST        7  peer:i32 reason:string  (the PE cannot reach peer)       PE -> launcher
  * PUBLISH          8  key:string blob:bytes  (kept for LOOKUPs of this PE)      PE -> launcher
  * LOOKUP           9  id:i64 peer:i32 key:string  (answered once peer published) PE -> launcher
@@ -52,7 +53,7 @@ public final class Wire {
     /** First field of HELLO, "SHJ4": rejects strangers that happen to connect. */
     public static final int MAGIC = 0x53484A34;
     /** Protocol version carried in HELLO. */
-    public static final int VERSION = 7;
+    public static final int VERSION = 8;
 
     static final byte HELLO = 1, ALLGATHER = 2, ALLGATHER_RESULT = 3, FINALIZED = 4, GLOBAL_EXIT = 5, ABORT = 6, PEER_LOST = 7, PUBLISH = 8,
             LOOKUP = 9, LOOKUP_RESULT = 10, WELCOME = 11, PING = 12, PONG = 13, INIT_FAILED = 14;
@@ -217,11 +218,16 @@ public final class Wire {
         }
     }
 
-    /** The launcher is tearing the job down for {@code reason}. */
-    public record Abort(String reason) implements Message {
+    /**
+     * The launcher is tearing the job down for {@code reason}; the PE's program may take
+     * {@code graceMs} to end (and report its own failure, if it is the one that failed) before
+     * the PE halts.
+     */
+    public record Abort(int graceMs, String reason) implements Message {
         @Override
         public void writeBody(DataOutputStream d) throws IOException {
             d.writeByte(ABORT);
+            d.writeInt(graceMs);
             writeString(d, reason);
         }
     }
@@ -322,7 +328,7 @@ public final class Wire {
                 }
                 case FINALIZED -> new Finalized();
                 case GLOBAL_EXIT -> new GlobalExit(d.readInt());
-                case ABORT -> new Abort(readString(d, body.length));
+                case ABORT -> new Abort(d.readInt(), readString(d, body.length));
                 case PEER_LOST -> new PeerLost(d.readInt(), readString(d, body.length));
                 case PUBLISH -> new Publish(readString(d, body.length), readBytes(d, body.length));
                 case LOOKUP -> new Lookup(d.readLong(), d.readInt(), readString(d, body.length));

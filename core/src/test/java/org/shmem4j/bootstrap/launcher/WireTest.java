@@ -43,7 +43,7 @@ class WireTest {
         assertEquals(new Wire.Welcome(), roundTrip(new Wire.Welcome()));
         assertEquals(new Wire.Ping(), roundTrip(new Wire.Ping()));
         assertEquals(new Wire.Pong(), roundTrip(new Wire.Pong()));
-        assertEquals(new Wire.Abort("PE 1 died \u2013 ending"), roundTrip(new Wire.Abort("PE 1 died \u2013 ending")));
+        assertEquals(new Wire.Abort(1500, "PE 1 died \u2013 ending"), roundTrip(new Wire.Abort(1500, "PE 1 died \u2013 ending")));
         assertEquals(new Wire.PeerLost(4, "unreachable"), roundTrip(new Wire.PeerLost(4, "unreachable")));
         assertEquals(new Wire.InitFailed("SHMEM_X is bad"), roundTrip(new Wire.InitFailed("SHMEM_X is bad")));
 
