@@ -7,7 +7,7 @@
  *   op=p   : shmem_long_p(&slots[me*T + idx], value(me, idx), pe), the writer's own part of a
  *            (PEs x T)-long table (zeroed before each repeat; after the last every PE replays all
  *            streams and checks every slot)
- * Knobs: HISTO_UPDATES (N per PE per repeat, default 2^17, times PEER_SCALE percent),
+ * Knobs: HISTO_UPDATES (N per PE per repeat, default 2^20, times PEER_SCALE percent),
  * HISTO_TABLE (T, default 1000, as bale). At most 3 repeats, after one untimed tenth.
  * Output: histo op=add|p mode=plain pes=<n> Mups=<million updates/s, all PEs together>
  */
@@ -101,7 +101,7 @@ int main(void)
     np = shmem_n_pes();
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
         psync[i] = SHMEM_SYNC_VALUE;
-    n_upd = scaled(env_long("HISTO_UPDATES", 1L << 17));
+    n_upd = scaled(env_long("HISTO_UPDATES", 1L << 20));
     t_size = env_table_size("histo", "HISTO_TABLE", 1000);
     int nrep = reps() > 3 ? 3 : reps();
     counts = must_malloc_sym(sizeof(long) * (size_t)t_size);

@@ -5,7 +5,7 @@
  * 8-byte get each, then checks every word against its stream:
  *   op=get     : shmem_long_get(&tgt[i], &table[idx], 1, pe), blocking
  *   op=get_nbi : shmem_long_get_nbi(...), then shmem_quiet
- * Timed barrier to barrier. Knobs: IG_GETS (M per PE per repeat, default 2^14, times PEER_SCALE
+ * Timed barrier to barrier. Knobs: IG_GETS (M per PE per repeat, default 2^18, times PEER_SCALE
  * percent), IG_TABLE (T, default 100000, as bale). At most 3 repeats, after one untimed tenth.
  * Output: ig op=get|get_nbi mode=plain pes=<n> Mgets=<million gets/s, all PEs together>
  */
@@ -60,7 +60,7 @@ int main(void)
     shmem_init();
     me = shmem_my_pe();
     np = shmem_n_pes();
-    m_gets = scaled(env_long("IG_GETS", 1L << 14));
+    m_gets = scaled(env_long("IG_GETS", 1L << 18));
     t_size = env_table_size("ig", "IG_TABLE", 100000);
     int nrep = reps() > 3 ? 3 : reps();
     table = must_malloc_sym(sizeof(long) * (size_t)t_size);

@@ -36,7 +36,7 @@ import org.shmem4j.SymmetricLongArray;
  * <p>Output: {@code histo op=add|p mode=plain|ctx|session pes=<n> Mups=<million updates/s, all PEs together>}.
  */
 public final class Histo {
-    static final long UPDATES = 1L << 17;
+    static final long UPDATES = 1L << 20;
     static final long TABLE = 1000;
     static final int MAX_REPS = 3;
 

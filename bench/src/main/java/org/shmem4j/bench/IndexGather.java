@@ -25,7 +25,7 @@ import org.shmem4j.SymmetricLongArray;
  * <p>Output: {@code ig op=get|get_nbi mode=plain|session pes=<n> Mgets=<million gets/s, all PEs together>}.
  */
 public final class IndexGather {
-    static final long GETS = 1L << 14;
+    static final long GETS = 1L << 18;
     static final long TABLE = 100000;
     static final int MAX_REPS = 3;
 
