@@ -185,7 +185,11 @@ class StoppedPeTest {
 
     @Test
     void aSilentPeOfALiveRemoteHostIsNamedAndTheJobGoesOn() throws Exception {
-        withPe1Stopped(overFakeSsh(2), 3, (p, pids, err, go, t0) -> {
+        // A 3 s heartbeat: what is tested is the report of the silent PE (after 5 s), and PE 2 must
+        // keep its host alive even when a loaded machine delays one of its answers past 1 s.
+        var args = new java.util.ArrayList<>(overFakeSsh(2));
+        args.addAll(List.of("--heartbeat", "3"));
+        withPe1Stopped(args, 3, (p, pids, err, go, t0) -> {
             awaitErr(err, "oshrun: PE 1 (pid " + pids[1] + " on host farhost) has not answered oshrun for ", p);
             assertTrue(p.isAlive(), "PE 2 keeps farhost alive; a silent PE is only reported");
             resumeAndComplete(p, pids[1], err, go, "oshrun: PE 1 (pid " + pids[1] + " on host farhost) answers again after ");
