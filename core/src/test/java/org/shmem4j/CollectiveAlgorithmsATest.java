@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The named barrier, broadcast, collect and alltoall algorithms, each selected through its
@@ -63,7 +64,8 @@ class CollectiveAlgorithmsATest {
     }
 
     static Stream<Arguments> alltoalls() {
-        return Stream.concat(cases("pairwise", "linear"), Stream.of(Arguments.of("pairwise", 12)));
+        return Stream.concat(cases("pairwise", "linear", "push"),
+                Stream.of(Arguments.of("pairwise", 12), Arguments.of("push", 12)));
     }
 
     private static void run(int npes, Map<String, String> env, Body program) {
@@ -245,7 +247,8 @@ class CollectiveAlgorithmsATest {
                 SymmetricByteArray bs = shmem.calloc(ValueLayout.JAVA_BYTE, (long) n * maxBytes + 1);
                 SymmetricByteArray bd = shmem.calloc(ValueLayout.JAVA_BYTE, (long) n * maxBytes + 1);
                 int salt = 0;
-                for (int count : new int[] {0, 1, 3, maxLongs}) {
+                int fits = n > 1 ? (16 << 10) / 8 / (n - 1) : 1; // push: exactly the scratch's n - 1 slots
+                for (int count : new int[] {0, 1, 3, fits, fits + 1, maxLongs}) {
                     salt++;
                     for (int j = 0; j < n; j++) {
                         for (int i = 0; i < count; i++) {
@@ -310,13 +313,101 @@ class CollectiveAlgorithmsATest {
         });
     }
 
+    /**
+     * Push alltoall and alltoalls on the world and on strided teams (the even and the odd PEs),
+     * back to back with push broadcast, fcollect and reduction, which take the team's scratch
+     * buffers in turn with them: a fast member writes the scratch of a member still in an earlier
+     * call (the last member lags now and then), and every result must be exact on every member.
+     */
+    @ParameterizedTest(name = "on {0} PEs")
+    @ValueSource(ints = {1, 2, 3, 5, 8})
+    void pushAlltoallOnStridedTeamsBackToBack(int npes) {
+        run(npes, InProcessTestSupport.env("SHMEM_ALLTOALL_ALGORITHM", "push", "SHMEM_BCAST_ALGORITHM", "push",
+                "SHMEM_FCOLLECT_ALGORITHM", "push", "SHMEM_REDUCE_ALGORITHM", "push"), () -> {
+                    try (Shmem shmem = Shmem.init()) {
+                        Team world = shmem.teamWorld();
+                        int me = world.myPe();
+                        Team evens = world.splitStrided(0, 2, (npes + 1) / 2, null, 0);
+                        Team odds = npes > 1 ? world.splitStrided(1, 2, npes / 2, null, 0) : evens;
+                        Team mine = me % 2 == 0 ? evens : odds;
+                        assertTrue(mine.isValid());
+                        int c = 3;
+                        SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, (long) c * npes);
+                        SymmetricLongArray dst = shmem.calloc(ValueLayout.JAVA_LONG, (long) c * npes);
+                        SymmetricLongArray src3 = shmem.calloc(ValueLayout.JAVA_LONG, 3L * c * npes);
+                        SymmetricLongArray dst2 = shmem.calloc(ValueLayout.JAVA_LONG, 2L * c * npes);
+                        SymmetricLongArray other = shmem.calloc(ValueLayout.JAVA_LONG, (long) c * npes);
+                        for (int it = 0; it < 200; it++) {
+                            for (Team t : new Team[] {world, mine}) {
+                                pushRound(t, it, 1 + it % c, src, dst, src3, dst2, other);
+                            }
+                        }
+                        world.sync();
+                        for (SymmetricLongArray a : new SymmetricLongArray[] {other, dst2, src3, dst, src}) {
+                            a.close();
+                        }
+                        evens.close();
+                        if (odds != evens) {
+                            odds.close();
+                        }
+                    }
+                });
+    }
+
+    /** One round of {@link #pushAlltoallOnStridedTeamsBackToBack} on team {@code t}, {@code c} elements per block. */
+    private static void pushRound(Team t, int it, int c, SymmetricLongArray src, SymmetricLongArray dst,
+            SymmetricLongArray src3, SymmetricLongArray dst2, SymmetricLongArray other) {
+        int me = t.myPe(), n = t.nPes();
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i < c; i++) {
+                src.set((long) j * c + i, f(me, j * 100_000L + i, it));
+                src3.set(3L * (j * c + i), f(me, j * 100_000L + i, it + 1));
+            }
+        }
+        t.alltoall(dst, src, c);
+        dst2.fill(SENTINEL);
+        t.alltoalls(dst2, src3, 2, 3, c);
+        for (int pe = 0; pe < n; pe++) {
+            for (int i = 0; i < c; i++) {
+                assertEquals(f(pe, me * 100_000L + i, it), dst.get((long) pe * c + i), "alltoall from " + pe + ", round " + it);
+                assertEquals(f(pe, me * 100_000L + i, it + 1), dst2.get(2L * (pe * c + i)), "alltoalls from " + pe);
+                assertEquals(SENTINEL, dst2.get(2L * (pe * c + i) + 1), "alltoalls wrote between its elements");
+            }
+        }
+        int root = it % n;
+        t.broadcast(dst, src, c, root);
+        if (it % 4 == 0) { // sometimes a run of broadcasts, whose root waits least
+            t.broadcast(dst, src, c, root);
+        }
+        t.fcollect(other, src, c);
+        for (int i = 0; i < c; i++) {
+            assertEquals(f(root, i, it), dst.get(i), "broadcast from " + root + ", round " + it);
+            for (int pe = 0; pe < n; pe++) {
+                assertEquals(f(pe, i, it), other.get((long) pe * c + i), "fcollect block of " + pe + ", round " + it);
+            }
+        }
+        t.sumReduce(dst, src, c);
+        for (int i = 0; i < c; i++) {
+            long sum = 0;
+            for (int pe = 0; pe < n; pe++) {
+                sum += f(pe, i, it);
+            }
+            assertEquals(sum, dst.get(i), "sum, round " + it);
+        }
+        if (me == n - 1 && it % 16 == 5) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // lag, so the others run ahead
+        }
+    }
+
     // ------------------------------------------------------------------ mixed sequences
 
     static Stream<Arguments> mixes() {
         return Stream.of(Arguments.of("tree", "binomial", "ring", "bruck", "pairwise", 3, 2000),
                 Arguments.of("linear", "scatter_allgather", "recursive_doubling", "ring", "pairwise", 3, 2000),
                 Arguments.of("tree", "binomial", "bruck", "recursive_doubling", "pairwise", 5, 400),
-                Arguments.of("dissemination", "binomial", "recursive_doubling", "bruck", "linear", 4, 400));
+                Arguments.of("dissemination", "binomial", "recursive_doubling", "bruck", "linear", 4, 400),
+                Arguments.of("dissemination", "push", "recursive_doubling", "push", "push", 5, 400),
+                Arguments.of("linear", "push", "bruck", "push", "push", 8, 200));
     }
 
     /** Back-to-back collectives of different kinds on one team, every result exact. */

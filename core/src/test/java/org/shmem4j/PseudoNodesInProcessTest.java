@@ -109,7 +109,8 @@ class PseudoNodesInProcessTest {
      * Broadcasts from a changing root back to back with other collectives, no barrier between:
      * the push broadcast's root leaves once every member entered the collective two before, so a
      * member may still be two collectives behind when the root starts the next one; the scratch
-     * buffers in turn must keep every call's data apart (checked on every PE, every call).
+     * buffers in turn must keep every call's data apart (checked on every PE, every call). The
+     * alltoall pushes into the same buffers (a slot per writer).
      */
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
     @CsvSource({"2, 2", "3, 2", "5, 3", "8, 2"})
@@ -122,6 +123,8 @@ class PseudoNodesInProcessTest {
                 SymmetricLongArray bcast = shmem.calloc(ValueLayout.JAVA_LONG, 4);
                 SymmetricLongArray all = shmem.calloc(ValueLayout.JAVA_LONG, n);
                 SymmetricLongArray sum = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                SymmetricLongArray blocks = shmem.calloc(ValueLayout.JAVA_LONG, 2L * n);
+                SymmetricLongArray got = shmem.calloc(ValueLayout.JAVA_LONG, 2L * n);
                 for (int i = 0; i < 150; i++) {
                     int root = i % n;
                     for (int j = 0; j < 4; j++) {
@@ -139,7 +142,21 @@ class PseudoNodesInProcessTest {
                         world.sumReduce(sum, src, 1);
                         assertEquals(1000L * i * n + 10L * n * (n - 1) / 2, sum.get(0), "reduce " + i + " at PE " + me);
                     }
+                    if (i % 4 != 3) {
+                        for (int e = 0; e < 2 * n; e++) {
+                            blocks.set(e, 1000L * i + 100L * me + e);
+                        }
+                        world.alltoall(got, blocks, 2);
+                        for (int pe = 0; pe < n; pe++) {
+                            for (int j = 0; j < 2; j++) {
+                                assertEquals(1000L * i + 100L * pe + 2 * me + j, got.get(2L * pe + j),
+                                        "alltoall " + i + " from " + pe + " at PE " + me);
+                            }
+                        }
+                    }
                 }
+                got.close();
+                blocks.close();
                 sum.close();
                 all.close();
                 bcast.close();

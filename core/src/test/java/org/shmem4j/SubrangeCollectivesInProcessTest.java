@@ -49,7 +49,7 @@ class SubrangeCollectivesInProcessTest {
         String[][] table = {
             {"broadcast", "SHMEM_BCAST_ALGORITHM", "linear", "push", "binomial", "scatter_allgather", "hierarchical"},
             {"collect", "SHMEM_COLLECT_ALGORITHM", "linear", "push", "ring", "recursive_doubling", "bruck"},
-            {"alltoall", "SHMEM_ALLTOALL_ALGORITHM", "linear", "pairwise"},
+            {"alltoall", "SHMEM_ALLTOALL_ALGORITHM", "linear", "pairwise", "push"},
             {"reduce", "SHMEM_REDUCE_ALGORITHM", "linear", "push", "tree", "recursive_doubling", "ring", "rabenseifner",
                 "hierarchical"},
             {"scan", "SHMEM_SCAN_ALGORITHM", "linear", "log"},

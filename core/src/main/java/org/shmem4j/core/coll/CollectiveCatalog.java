@@ -36,7 +36,7 @@ public final class CollectiveCatalog {
     static final Map<String, Algorithms.Collect> COLLECT = catalog(AlgorithmNames.COLLECT, LinearAlgorithms.COLLECT,
             PushAlgorithms.COLLECT, CollectAlgorithms.RING, CollectAlgorithms.RECURSIVE_DOUBLING, CollectAlgorithms.BRUCK);
     static final Map<String, Algorithms.Alltoall> ALLTOALL = catalog(AlgorithmNames.ALLTOALL, LinearAlgorithms.ALLTOALL,
-            AlltoallAlgorithms.PAIRWISE);
+            AlltoallAlgorithms.PAIRWISE, PushAlgorithms.ALLTOALL);
     static final Map<String, Algorithms.Reduce> REDUCE = catalog(AlgorithmNames.REDUCE, LinearAlgorithms.REDUCE,
             PushAlgorithms.REDUCE, ReduceAlgorithms.TREE, ReduceAlgorithms.RECURSIVE_DOUBLING, ReduceAlgorithms.RING,
             ReduceAlgorithms.RABENSEIFNER, HierarchicalAlgorithms.REDUCE);

@@ -15,7 +15,9 @@ import org.shmem4j.core.param.Params;
  * <li><b>Teams with members on other nodes</b> (not hierarchical, see 3): {@code push}
  * reductions, and broadcast and fcollect up to {@value #PUSH_TEAM} members, while the data fits
  * the collective scratch ({@link PushAlgorithms}): a put and its signal cost one network trip where
- * a pull costs a round trip and an acknowledgement.</li>
+ * a pull costs a round trip and an acknowledgement. alltoall pushes whenever some member is on
+ * another node and the n - 1 incoming blocks fit the scratch, at any team size and also through
+ * leaders (it has no hierarchical algorithm).</li>
  * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
  * but the barrier (one exchange with one peer; nothing to gain from a schedule), except
  * rabenseifner for reductions at or above the crossover.</li>
@@ -34,7 +36,8 @@ import org.shmem4j.core.param.Params;
  * one member) only up to {@value #PUSH_TEAM} members, rings ({@code n - 1} latencies) only up to
  * {@value #RING_TEAM} (the broadcast beyond that only while each ring step moves at least the
  * crossover). What remains linear in n at any size is alltoall (every member has a block for
- * every other) and the hierarchical algorithms' work within one host. docs/collectives.md has
+ * every other: push sends those n - 1 blocks as n - 1 messages, the fewest for blocks sent
+ * once, so only the scratch bounds it) and the hierarchical algorithms' work within one host. docs/collectives.md has
  * every algorithm's cost and the choices at 2 to 65,536 members.</li>
  * </ol>
  * Every member of a team must choose the same algorithm, so choices depend only on what all
@@ -98,7 +101,7 @@ public final class CollectivePolicy {
             "barrier", List.of(HIERARCHICAL, DISSEMINATION),
             "broadcast", List.of(PUSH, LINEAR, HIERARCHICAL, BINOMIAL, SCATTER_ALLGATHER),
             "collect", List.of(PUSH, LINEAR, RECURSIVE_DOUBLING, BRUCK, RING),
-            "alltoall", List.of(LINEAR, PAIRWISE),
+            "alltoall", List.of(PUSH, LINEAR, PAIRWISE),
             "reduce", List.of(PUSH, LINEAR, HIERARCHICAL, RECURSIVE_DOUBLING, RABENSEIFNER, RING),
             "scan", List.of(LINEAR, LOG));
 
@@ -125,7 +128,8 @@ public final class CollectivePolicy {
             smallCollectPow2 = pick(CollectiveCatalog.COLLECT, RECURSIVE_DOUBLING),
             smallCollect = pick(CollectiveCatalog.COLLECT, BRUCK),
             largeCollect = pick(CollectiveCatalog.COLLECT, RING);
-    private final Algorithms.Alltoall linearAlltoall = pick(CollectiveCatalog.ALLTOALL, LINEAR),
+    private final Algorithms.Alltoall pushAlltoall = pick(CollectiveCatalog.ALLTOALL, PUSH),
+            linearAlltoall = pick(CollectiveCatalog.ALLTOALL, LINEAR),
             largeAlltoall = pick(CollectiveCatalog.ALLTOALL, PAIRWISE);
     private final Algorithms.Reduce pushReduce = pick(CollectiveCatalog.REDUCE, PUSH),
             linearReduce = pick(CollectiveCatalog.REDUCE, LINEAR),
@@ -243,10 +247,22 @@ public final class CollectivePolicy {
         return powerOfTwo(s.size()) ? smallCollectPow2 : smallCollect;
     }
 
-    /** @param bytes bytes per block (what each member sends to each other member) */
+    /**
+     * Push has no member bound: its n - 1 messages per member are what any algorithm moving each
+     * block once sends (linear and pairwise send as many gets, plus barriers or acknowledgements),
+     * and the scratch bounds n: (n - 1) blocks of 8 bytes fit 16 KiB up to 2,049 members, and
+     * larger teams get buffers of 8n bytes. Only Bruck (not implemented) sends fewer, log2 n
+     * messages carrying n/2 blocks each.
+     *
+     * @param bytes bytes per block (what each member sends to each other member)
+     */
     Algorithms.Alltoall alltoall(CollectiveSupport s, long bytes) {
         if (alltoall != null) {
             return alltoall;
+        }
+        // No hierarchical alltoall exists, so teams that go through leaders push too.
+        if (s.reachesSomeoneByNetwork() && PushAlgorithms.alltoallFits(s, bytes)) {
+            return pushAlltoall;
         }
         if (tiny(s)) {
             return linearAlltoall;

@@ -37,6 +37,11 @@ final class PushAlgorithms {
         return bytes * s.size() <= s.scratchBytes();
     }
 
+    /** alltoall's incoming blocks fit the scratch: a slot per other member (the receiver writes none to itself). */
+    static boolean alltoallFits(CollectiveSupport s, long blockBytes) {
+        return blockBytes * (s.size() - 1) <= s.scratchBytes();
+    }
+
     private static int rounds(int n) {
         int p = Integer.highestOneBit(n);
         return Integer.numberOfTrailingZeros(p) + (n == p ? 0 : 1);
@@ -200,4 +205,66 @@ final class PushAlgorithms {
             LinearAlgorithms.COLLECT.variable(s, dest, source, bytes);
         }
     };
+
+    /**
+     * alltoall(s): every member puts its block for each other member into that member's scratch,
+     * in the writer's slot (the other members in team order, the receiver left out), and signals:
+     * one message per peer, no acknowledgement. Each member copies its own block, then every other
+     * member's as it arrives, to its dest; so it waits for data from every member, sent after that
+     * member entered the call. Strided blocks are packed before they leave and unpacked from the
+     * slot. Blocks whose slots do not fit the scratch: {@code pairwise}.
+     */
+    static final Algorithms.Alltoall ALLTOALL = new Algorithms.Alltoall() {
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public void run(CollectiveSupport s, long dest, long source, long blockBytes, long destStride, long sourceStride,
+                long elementBytes) {
+            if (!alltoallFits(s, blockBytes)) {
+                AlltoallAlgorithms.PAIRWISE.run(s, dest, source, blockBytes, destStride, sourceStride, elementBytes);
+                return;
+            }
+            long seq = s.begin();
+            long st = CollectiveSupport.stamp(seq, 0);
+            long scratch = s.scratch(seq);
+            int n = s.size();
+            int r = s.rank();
+            long elements = blockBytes / elementBytes;
+            MemorySegment mem = s.local();
+            boolean contiguous = sourceStride == elementBytes;
+            MemorySegment packed = contiguous ? mem : s.temp(blockBytes);
+            for (int i = 1; i < n; i++) { // starting with the next member spreads the load
+                int m = (r + i) % n;
+                long from = source + m * elements * sourceStride;
+                if (!contiguous) {
+                    copy(mem, from, sourceStride, packed, 0, elementBytes, elements, elementBytes);
+                }
+                long slot = scratch + (r < m ? r : r - 1) * blockBytes;
+                s.putSignal(m, slot, packed, contiguous ? from : 0, blockBytes, s.senderFlag(r), st);
+            }
+            copy(mem, source + r * elements * sourceStride, sourceStride, mem, dest + r * elements * destStride, destStride,
+                    elements, elementBytes);
+            for (int i = 1; i < n; i++) { // the member that sent here first
+                int m = (r + n - i) % n;
+                s.await(s.senderFlag(m), st);
+                copy(mem, scratch + (m < r ? m : m - 1) * blockBytes, elementBytes, mem, dest + m * elements * destStride,
+                        destStride, elements, elementBytes);
+            }
+        }
+    };
+
+    /** Copies {@code elements} elements from one stride to another, in one piece where both are dense. */
+    private static void copy(MemorySegment from, long fromOffset, long fromStride, MemorySegment to, long toOffset,
+            long toStride, long elements, long elementBytes) {
+        if (fromStride == elementBytes && toStride == elementBytes) {
+            MemorySegment.copy(from, fromOffset, to, toOffset, elements * elementBytes);
+            return;
+        }
+        for (long e = 0; e < elements; e++) {
+            MemorySegment.copy(from, fromOffset + e * fromStride, to, toOffset + e * toStride, elementBytes);
+        }
+    }
 }

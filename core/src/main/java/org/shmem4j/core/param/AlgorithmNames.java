@@ -21,7 +21,7 @@ public final class AlgorithmNames {
     /** Also fcollect's. */
     public static final List<String> COLLECT = List.of("bruck", "linear", "push", "recursive_doubling", "ring");
     /** Also alltoalls'. */
-    public static final List<String> ALLTOALL = List.of("linear", "pairwise");
+    public static final List<String> ALLTOALL = List.of("linear", "pairwise", "push");
     public static final List<String> REDUCE = List.of("hierarchical", "linear", "push", "rabenseifner", "recursive_doubling",
             "ring", "tree");
     /** sum_inscan's and sum_exscan's. */

@@ -55,11 +55,17 @@ class CollectivePolicyTest {
             assertFalse(AUTO.broadcast(s, scratch + 1).name().equals("push"));
             assertFalse(AUTO.reduce(s, scratch + 64).name().equals("push"));
             assertFalse(AUTO.fcollect(s, scratch).name().equals("push"));
+            long slot = scratch / (hosts.length - 1); // alltoall: a slot per other member
+            assertEquals("push", AUTO.alltoall(s, 8).name());
+            assertEquals("push", AUTO.alltoall(s, slot).name());
+            assertFalse(AUTO.alltoall(s, slot + 1).name().equals("push"));
         }
-        // two members on each of two nodes go through leaders
+        // two members on each of two nodes go through leaders, but alltoall has no hierarchical algorithm
         assertEquals("hierarchical", AUTO.reduce(PolicyFixtures.team(true, scratch, 0, 0, 1, 1), 8).name());
+        assertEquals("push", AUTO.alltoall(PolicyFixtures.team(true, scratch, 0, 0, 1, 1), 8).name());
         // pseudo-hosts on one node map each other: no push
         assertEquals("linear", AUTO.reduce(PolicyFixtures.team(false, scratch, 0, 1), 8).name());
+        assertEquals("linear", AUTO.alltoall(PolicyFixtures.team(false, scratch, 0, 1), 8).name());
     }
 
     @Test
@@ -188,9 +194,10 @@ class CollectivePolicyTest {
                 hostsOf16[r] = r / 16;
             }
             Map<String, CollectiveSupport> routes = new java.util.LinkedHashMap<>();
+            long buffer = Math.max(scratch, 8L * n); // as TeamPool lays out teams beyond 2,048 members
             routes.put("one host", flat(n));
-            routes.put("16 per node", team(true, scratch, hostsOf16));
-            routes.put("1 per node", team(true, scratch, perNode));
+            routes.put("16 per node", team(true, buffer, hostsOf16));
+            routes.put("1 per node", team(true, buffer, perNode));
             for (var route : routes.entrySet()) {
                 CollectiveSupport s = route.getValue();
                 for (long bytes : new long[] {8, 1 << 20}) {
@@ -222,6 +229,10 @@ class CollectivePolicyTest {
         assertEquals("bruck", AUTO.fcollect(flat(17), 16 << 10).name());
         assertEquals("push", AUTO.broadcast(team(true, scratch, 0, 1, 2, 3, 4, 5, 6, 7), 8).name());
         assertEquals("binomial", AUTO.broadcast(team(true, scratch, 0, 1, 2, 3, 4, 5, 6, 7, 8), 8).name());
+        // alltoall pushes at any size while its n - 1 slots fit the scratch: 2,049 members of 8 bytes in 16 KiB
+        int[] members = java.util.stream.IntStream.range(0, 2049).toArray();
+        assertEquals("push", AUTO.alltoall(team(true, scratch, members), 8).name());
+        assertEquals("linear", AUTO.alltoall(team(true, scratch, java.util.Arrays.copyOf(members, 2050)), 8).name());
     }
 
     @Test
