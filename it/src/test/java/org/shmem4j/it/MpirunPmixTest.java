@@ -101,7 +101,7 @@ class MpirunPmixTest {
             for (int pe = 0; pe < pids.size(); pe++) {
                 Path report = dir.resolve("pe" + pe + ".txt");
                 assertTrue(Files.exists(report), "PE " + pe + " exited without a failing wait");
-                assertEquals("org.shmem4j.ShmemException: job aborted: PE " + pe
+                assertEquals("org.shmem4j.bootstrap.JobAborted: job aborted: PE " + pe
                         + " lost its PMIx server (PMIx event PMIX_ERR_LOST_CONNECTION): the launcher's process serving it"
                         + " (mpirun, orted or Slurm's step daemon) is gone", Files.readString(report));
             }
