@@ -112,8 +112,8 @@ public final class PeMain {
     private static void nameThePeInUncaughtExceptions(String rank) {
         boolean debug = debugRequested();
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
-            if ((Runtimes.reportedByLauncher(e) || LauncherBootstrap.abortedByLauncher() && JobAborted.in(e)) && !debug) {
-                return; // oshrun printed the reason once for the job; the process still exits with status 1
+            if ((Runtimes.reportedByLauncher(e) || JobAborted.in(e)) && !debug) {
+                return; // oshrun printed the reason once for the job (under PeMain a JobAborted is its ABORT); the process still exits with status 1
             }
             synchronized (System.err) {
                 System.err.print("PE " + rank + ": Exception in thread \"" + thread.getName() + "\" ");

@@ -421,17 +421,6 @@ public final class LauncherBootstrap extends JobMember {
         Runtime.getRuntime().halt(1);
     }
 
-    /** Set once the launcher ended the job: it has said why, once for the job. */
-    private static volatile boolean abortedByLauncher;
-
-    /**
-     * Whether oshrun is ending this PE's job: the failure a PE then meets repeats what oshrun
-     * already said (a PE's entry point prints it only with SHMEM_DEBUG).
-     */
-    public static boolean abortedByLauncher() {
-        return abortedByLauncher;
-    }
-
     /**
      * Waits up to {@code ms} for the program's main to end, returning at once if it already has
      * or this PE was not started through PeMain (then it sleeps briefly instead): an aborted PE
@@ -451,7 +440,6 @@ public final class LauncherBootstrap extends JobMember {
     }
 
     private void abort(String reason, long graceMs) {
-        abortedByLauncher = true;
         abortReason = reason;
         var p = pending;
         if (p != null) {
