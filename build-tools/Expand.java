@@ -7,10 +7,14 @@
  *
  * Every file TEMPLATE_DIR/**.java.in becomes OUTPUT_DIR/**.java. Inside a template:
  *   //# for T in long int ...      repeat the lines up to the matching //# end once per type
+ *   //# for T in @amo @dep         ... once per type that has C names in every named type table
  *   //# for S in 8 16 32 64 128    repeat once per transfer size in bits
+ *   //# for OP in and or xor ...   repeat once per operation of OPERATIONS
  *   //# end
+ * A loop's head is substituted first, so "//# for T in @$red$" takes the types of the operation's
+ * reductions.
  * A template whose file name contains $T$ is written once per type named on its first line,
- * "//# file-per-type long int ...". Substitutions (for the current T or S):
+ * "//# file-per-type long int ...". Substitutions (for the current T, S or OP):
  *   $t$ long   $T$ Long   $Box$ Long   $LAYOUT$ JAVA_LONG   $BYTES$ 8   $BITS$ 64
  *   $ctypes$   the C TYPENAMEs of the spec's RMA table carried by this Java type
  *   $S$ 64     $SBYTES$ 8   (inside a size loop)
@@ -18,7 +22,11 @@
  *                      each space-separated pattern once per C TYPENAME of the current type, quoted
  *                      and comma-separated (for @Binds lists; empty for a type with no C name)
  *   $each@amo:...$     the same over another of the spec's type tables (amo, ext, bit, dep; rma is the default)
- * Blocks nest (a size loop inside a type loop and vice versa).
+ *   $op$ and  $Op$ And  $OP$ AND  $cop$ and (C's name: umax is max)  $red$ bitred  $amo$ bit
+ *   $doc$ bitwise AND  $Doc$ Bitwise AND   (inside an operation loop, see OPERATIONS)
+ * Blocks nest (a size loop inside a type loop, an operation loop around a type loop, ...); the
+ * loops' variables are substituted before the $each$ names, so "$each@$red$:shmem_%_$cop$_reduce$"
+ * works.
  *   //# delegate org/shmem4j/Context.java.in to EXPR except NAME ...
  *                      a final forwarding method to EXPR for every instance method (abstract or
  *                      default) the interface of that template (relative to TEMPLATE_DIR) declares,
@@ -31,85 +39,136 @@ import java.util.*;
 import java.util.stream.Stream;
 
 public class Expand {
-    record Carrier(String t, String T, String box, String layout, int bytes, String ctypes) {
-        /** The C TYPENAMEs of the RMA table carried by this type (none for the Java-only char). */
-        List<String> cnames() {
-            return ctypes.startsWith("(") ? List.of() : List.of(ctypes.split(",\\s*"));
+    /** A Java carrier type; its C names are in TYPE_TABLES. */
+    record Carrier(String t, String T, String box, String layout, int bytes) {
+        /** The C TYPENAMEs of one of the spec's type tables carried by this type (see TYPE_TABLES). */
+        List<String> cnames(String table) {
+            Map<String, List<String>> byCarrier = TABLES.get(table);
+            if (byCarrier == null) throw new IllegalStateException("unknown type table " + table);
+            return byCarrier.getOrDefault(t, List.of());
         }
 
-        /**
-         * The C TYPENAMEs of one of the spec's type tables carried by this type: "rma" (table 5),
-         * "amo" (standard AMOs, table 6, also the point-to-point synchronization types), "ext"
-         * (extended AMOs, table 7), "bit" (bitwise AMOs, table 8), and the reduction groups of
-         * table 10: "bitred" (AND/OR/XOR), "sred" (MAX/MIN on signed and real types), "ured"
-         * (MAX/MIN on unsigned types: the Java methods umaxReduce/uminReduce); SUM/PROD use "rma";
-         * "dep": the C types of the deprecated routines (table 11's TYPE_OP_to_all, the 1.4 AMO and
-         * wait names), where Java long carries C long and long long; "plain": the empty name for
-         * long only, for C names without a TYPENAME that take a long ("shmem_wait%").
-         */
-        List<String> cnames(String table) {
-            return switch (table) {
-                case "rma" -> cnames();
-                case "amo" -> switch (t) {
-                    case "int" -> List.of("int", "uint", "int32", "uint32");
-                    case "long" -> List.of("long", "longlong", "ulong", "ulonglong", "int64", "uint64", "size", "ptrdiff");
-                    default -> List.of();
-                };
-                case "ext" -> switch (t) {
-                    case "float", "double" -> List.of(t);
-                    default -> cnames("amo");
-                };
-                case "bitred" -> switch (t) {
-                    case "byte" -> List.of("uchar", "int8", "uint8");
-                    case "short" -> List.of("ushort", "int16", "uint16");
-                    case "int" -> List.of("uint", "int32", "uint32");
-                    case "long" -> List.of("ulong", "ulonglong", "int64", "uint64", "size");
-                    default -> List.of();
-                };
-                case "sred" -> switch (t) {
-                    case "byte" -> List.of("char", "schar", "int8");
-                    case "short" -> List.of("short", "int16");
-                    case "int" -> List.of("int", "int32");
-                    case "long" -> List.of("long", "longlong", "int64", "ptrdiff");
-                    case "float", "double" -> List.of(t);
-                    default -> List.of();
-                };
-                case "ured" -> switch (t) {
-                    case "byte" -> List.of("uchar", "uint8");
-                    case "short" -> List.of("ushort", "uint16");
-                    case "int" -> List.of("uint", "uint32");
-                    case "long" -> List.of("ulong", "ulonglong", "uint64", "size");
-                    default -> List.of();
-                };
-                case "dep" -> switch (t) {
-                    case "short", "int", "float", "double" -> List.of(t);
-                    case "long" -> List.of("long", "longlong");
-                    default -> List.of();
-                };
-                case "plain" -> t.equals("long") ? List.of("") : List.of(); // untyped C names of long (shmem_wait)
-                case "bit" -> switch (t) {
-                    case "int" -> List.of("uint", "int32", "uint32");
-                    case "long" -> List.of("ulong", "ulonglong", "int64", "uint64");
-                    default -> List.of();
-                };
-                default -> throw new IllegalStateException("unknown type table " + table);
-            };
+        /** The C TYPENAMEs of the RMA table, for Javadoc ($ctypes$). */
+        String ctypes() {
+            List<String> names = cnames("rma");
+            return names.isEmpty() ? "(none: a Java extension for UTF-16 data; C ushort/uint16 travel as short)" : String.join(", ", names);
         }
     }
 
     static final Map<String, Carrier> CARRIERS = new LinkedHashMap<>();
     static {
-        add("byte", "Byte", "Byte", "JAVA_BYTE", 1, "char, schar, uchar, int8, uint8");
-        add("short", "Short", "Short", "JAVA_SHORT", 2, "short, ushort, int16, uint16");
-        add("int", "Int", "Integer", "JAVA_INT", 4, "int, uint, int32, uint32");
-        add("long", "Long", "Long", "JAVA_LONG", 8, "long, longlong, ulong, ulonglong, int64, uint64, size, ptrdiff");
-        add("float", "Float", "Float", "JAVA_FLOAT", 4, "float");
-        add("double", "Double", "Double", "JAVA_DOUBLE", 8, "double");
-        add("char", "Char", "Character", "JAVA_CHAR", 2, "(none: a Java extension for UTF-16 data; C ushort/uint16 travel as short)");
+        add("byte", "Byte", "Byte", "JAVA_BYTE", 1);
+        add("short", "Short", "Short", "JAVA_SHORT", 2);
+        add("int", "Int", "Integer", "JAVA_INT", 4);
+        add("long", "Long", "Long", "JAVA_LONG", 8);
+        add("float", "Float", "Float", "JAVA_FLOAT", 4);
+        add("double", "Double", "Double", "JAVA_DOUBLE", 8);
+        add("char", "Char", "Character", "JAVA_CHAR", 2);
     }
 
-    static void add(String t, String T, String box, String layout, int bytes, String ctypes) {
-        CARRIERS.put(t, new Carrier(t, T, box, layout, bytes, ctypes));
+    static void add(String t, String T, String box, String layout, int bytes) {
+        CARRIERS.put(t, new Carrier(t, T, box, layout, bytes));
+    }
+
+    /**
+     * The spec's C TYPENAMEs by type table and Java carrier, one line per pair: "rma" (table 5),
+     * "amo" (standard AMOs, table 6, also the point-to-point synchronization types), "ext"
+     * (extended AMOs, table 7), "bit" (bitwise AMOs, table 8), and the reduction groups of table
+     * 10: "bitred" (AND/OR/XOR), "sred" (MAX/MIN on signed and real types), "ured" (MAX/MIN on
+     * unsigned types: the Java methods umaxReduce/uminReduce); SUM/PROD use "rma"; "dep": the C
+     * types of the deprecated routines (table 11's TYPE_OP_to_all, the 1.4 AMO and wait names),
+     * where Java long carries C long and long long; "plain": the empty name ("-") for long only,
+     * for C names without a TYPENAME that take a long ("shmem_wait%"). A carrier a table does not
+     * list has no C name there (char has none at all: C's 16-bit unsigned types travel as short).
+     */
+    static final String TYPE_TABLES = """
+            rma     byte    char schar uchar int8 uint8
+            rma     short   short ushort int16 uint16
+            rma     int     int uint int32 uint32
+            rma     long    long longlong ulong ulonglong int64 uint64 size ptrdiff
+            rma     float   float
+            rma     double  double
+            amo     int     int uint int32 uint32
+            amo     long    long longlong ulong ulonglong int64 uint64 size ptrdiff
+            ext     int     int uint int32 uint32
+            ext     long    long longlong ulong ulonglong int64 uint64 size ptrdiff
+            ext     float   float
+            ext     double  double
+            bit     int     uint int32 uint32
+            bit     long    ulong ulonglong int64 uint64
+            bitred  byte    uchar int8 uint8
+            bitred  short   ushort int16 uint16
+            bitred  int     uint int32 uint32
+            bitred  long    ulong ulonglong int64 uint64 size
+            sred    byte    char schar int8
+            sred    short   short int16
+            sred    int     int int32
+            sred    long    long longlong int64 ptrdiff
+            sred    float   float
+            sred    double  double
+            ured    byte    uchar uint8
+            ured    short   ushort uint16
+            ured    int     uint uint32
+            ured    long    ulong ulonglong uint64 size
+            dep     short   short
+            dep     int     int
+            dep     long    long longlong
+            dep     float   float
+            dep     double  double
+            plain   long    -
+            """;
+
+    /** TYPE_TABLES read: table -> carrier -> C names, in the order written. */
+    static final Map<String, Map<String, List<String>>> TABLES = new LinkedHashMap<>();
+    static {
+        for (String line : TYPE_TABLES.strip().split("\n")) {
+            String[] w = line.trim().split("\s+");
+            if (!CARRIERS.containsKey(w[1])) throw new IllegalStateException("TYPE_TABLES: unknown type " + w[1]);
+            List<String> names = Arrays.stream(w, 2, w.length).map(n -> n.equals("-") ? "" : n).toList();
+            TABLES.computeIfAbsent(w[0], k -> new LinkedHashMap<>()).put(w[1], names);
+        }
+    }
+
+    /**
+     * The operations a template loops over with "//# for OP in ...", one line each: the Java name
+     * ($op$, and $Op$, $OP$ as in atomicFetchAnd, ReduceKernels.INT_AND, AtomicOp.AND), its name in
+     * C routines ($cop$: umax is C's max on unsigned types), the type table of its reductions
+     * ($red$) and of its AMOs ($amo$; "-": none), then what it computes, for Javadoc ($doc$, and
+     * $Doc$ capitalized).
+     */
+    static final String OPERATIONS = """
+            add   add   -       amo  addition
+            and   and   bitred  bit  bitwise AND
+            or    or    bitred  bit  bitwise OR
+            xor   xor   bitred  bit  bitwise XOR
+            umax  max   ured    -    maximum with the elements read as unsigned (C's unsigned types)
+            umin  min   ured    -    minimum with the elements read as unsigned (C's unsigned types)
+            max   max   sred    -    maximum (signed, or IEEE for floating point)
+            min   min   sred    -    minimum (signed, or IEEE for floating point)
+            sum   sum   rma     -    sum (two's complement wrap for integers, so signed and unsigned alike)
+            prod  prod  rma     -    product
+            """;
+
+    /** OPERATIONS read: name -> its loop variables. */
+    static final Map<String, Map<String, String>> OPS = new LinkedHashMap<>();
+    static {
+        for (String line : OPERATIONS.strip().split("\n")) {
+            String[] w = line.trim().split("\s+", 5);
+            Map<String, String> v = new HashMap<>();
+            v.put("$op$", w[0]);
+            v.put("$Op$", capitalized(w[0]));
+            v.put("$OP$", w[0].toUpperCase(Locale.ROOT));
+            v.put("$cop$", w[1]);
+            v.put("$red$", w[2]);
+            v.put("$amo$", w[3]);
+            v.put("$doc$", w[4]);
+            v.put("$Doc$", capitalized(w[4]));
+            OPS.put(w[0], v);
+        }
+    }
+
+    static String capitalized(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
     /** TEMPLATE_DIR, where the templates that //# delegate names are found. */
@@ -160,18 +219,26 @@ public class Expand {
             String trimmed = lines.get(i).trim();
             if (trimmed.startsWith("//# for ")) {
                 int end = matchingEnd(lines, i, where);
-                String[] head = trimmed.substring("//# for ".length()).trim().split("\\s+");
+                String[] head = subst(trimmed, outer).substring("//# for ".length()).trim().split("\\s+");
                 if (head.length < 3 || !head[1].equals("in")) throw new IllegalStateException(where + ":" + (i + 1) + ": expected //# for X in ...");
                 List<String> body = lines.subList(i + 1, end);
-                for (int k = 2; k < head.length; k++) {
+                List<String> values = Arrays.asList(head).subList(2, head.length);
+                if (head[0].equals("T") && values.get(0).startsWith("@")) {
+                    values = carriersIn(values, where);
+                }
+                for (String value : values) {
                     Map<String, String> vars = new HashMap<>(outer);
                     if (head[0].equals("T")) {
-                        vars.putAll(typeVars(carrier(head[k], where)));
+                        vars.putAll(typeVars(carrier(value, where)));
                     } else if (head[0].equals("S")) {
-                        int bits = Integer.parseInt(head[k]);
-                        vars.put("$S$", head[k]); vars.put("$SBYTES$", Integer.toString(bits / 8));
+                        int bits = Integer.parseInt(value);
+                        vars.put("$S$", value); vars.put("$SBYTES$", Integer.toString(bits / 8));
+                    } else if (head[0].equals("OP")) {
+                        Map<String, String> op = OPS.get(value);
+                        if (op == null) throw new IllegalStateException(where + ":" + (i + 1) + ": unknown operation " + value);
+                        vars.putAll(op);
                     } else {
-                        throw new IllegalStateException(where + ":" + (i + 1) + ": loop variable must be T or S");
+                        throw new IllegalStateException(where + ":" + (i + 1) + ": loop variable must be T, S or OP");
                     }
                     result.addAll(expand(body, vars, where));
                 }
@@ -197,10 +264,25 @@ public class Expand {
         throw new IllegalStateException(where + ":" + (start + 1) + ": //# for without //# end");
     }
 
+    /** The carriers, in CARRIERS order, that have C names in every type table of {@code tables} ("@amo"). */
+    static List<String> carriersIn(List<String> tables, Path where) {
+        List<String> result = new ArrayList<>();
+        for (Carrier c : CARRIERS.values()) {
+            boolean inAll = true;
+            for (String table : tables) {
+                if (!table.startsWith("@")) throw new IllegalStateException(where + ": mixed types and @tables in " + tables);
+                inAll &= !c.cnames(table.substring(1)).isEmpty();
+            }
+            if (inAll) result.add(c.t());
+        }
+        return result;
+    }
+
     static final java.util.regex.Pattern EACH = java.util.regex.Pattern.compile("\\$each(?:@(\\w+))?:([^$]+)\\$");
 
     static String subst(String s, Map<String, String> vars) {
         if (s.indexOf('$') < 0) return s;
+        for (Map.Entry<String, String> e : vars.entrySet()) s = s.replace(e.getKey(), e.getValue());
         String type = vars.get("$t$");
         if (type != null) {
             Carrier c = CARRIERS.get(type);
@@ -212,7 +294,6 @@ public class Expand {
                                 .toList()));
             });
         }
-        for (Map.Entry<String, String> e : vars.entrySet()) s = s.replace(e.getKey(), e.getValue());
         return s;
     }
 
