@@ -18,7 +18,7 @@ final class CreatedContext extends RmaContext {
     private volatile boolean retiredForOwner;
 
     CreatedContext(PeRuntime runtime, TeamImpl team, long options) {
-        super(team.peers(), team.members(), channelMode(options), (options & CTX_PRIVATE) != 0 ? Thread.currentThread() : null);
+        super(team.routes(), channelMode(options), (options & CTX_PRIVATE) != 0 ? Thread.currentThread() : null);
         this.runtime = runtime;
         this.team = team;
         useNetwork(runtime.network(), runtime.amosByNetwork());

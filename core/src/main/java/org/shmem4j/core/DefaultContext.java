@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import org.shmem4j.Team;
 import org.shmem4j.ThreadLevel;
 import org.shmem4j.core.jfr.Profiler;
+import org.shmem4j.core.route.Routes;
 import org.shmem4j.transport.ChannelMode;
 import org.shmem4j.transport.Transport;
 
@@ -19,16 +20,16 @@ final class DefaultContext extends RmaContext {
     private final MemorySegment local;
 
     /**
-     * @param routes the world route table (a mapped region per PE, null for a PE reached by the network)
+     * @param routes the world's routes
      * @param local this PE's own region
      * @param network the network engine, or null when every PE is mapped
      * @param level the thread level provided, which decides how the network channel may be used
      */
-    DefaultContext(PeRuntime runtime, MemorySegment[] routes, MemorySegment local, Transport network, boolean amosByNetwork,
+    DefaultContext(PeRuntime runtime, Routes routes, MemorySegment local, Transport network, boolean amosByNetwork,
             Profiler profiler, ThreadLevel level) {
         // Never an owner thread: at SINGLE and FUNNELED only one thread calls, but it need not be
         // the thread a private context would check for (in-process PEs are threads of one JVM).
-        super(routes, null, channelMode(level), null);
+        super(routes, channelMode(level), null);
         this.runtime = runtime;
         this.local = local;
         useNetwork(network, amosByNetwork);

@@ -12,7 +12,7 @@ final class InvalidContext extends RmaContext {
     static final InvalidContext INSTANCE = new InvalidContext();
 
     private InvalidContext() {
-        super(new MemorySegment[0], null, org.shmem4j.transport.ChannelMode.PRIVATE, null);
+        super(org.shmem4j.core.route.Routes.none(), org.shmem4j.transport.ChannelMode.PRIVATE, null);
         retire("the context is SHMEM_CTX_INVALID");
     }
 

@@ -16,6 +16,8 @@ import org.shmem4j.core.heap.SymmetricHeap;
 import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
+import org.shmem4j.core.route.Router;
+import org.shmem4j.core.route.Routes;
 import org.shmem4j.core.sync.PointToPointSync;
 import org.shmem4j.core.sync.WaitPolicy;
 import org.shmem4j.transport.Batches;
@@ -41,7 +43,7 @@ final class PeRuntime extends ShmemBase {
     private final Diagnostics diagnostics;
     private final Topology topology;
     /** The world route table: each PE's mapped region, null for a PE reached through the network. */
-    private final MemorySegment[] routes;
+    private final Routes routes;
     private final SymmetricHeap heap;
     /** The network engine for the PEs on other nodes; null when every PE is on this node. */
     private final Transport network;
@@ -94,7 +96,7 @@ final class PeRuntime extends ShmemBase {
                     diagnostics.agreeOnCollective(call);
                 }
             }), PeMemory::close);
-            this.routes = memory.routes();
+            this.routes = Routes.world(memory.routes());
             this.heap = memory.heap();
             // the network engine, for the PEs not mapped
             this.amosByNetwork = params.get(Params.NETWORK_ATOMICS);
@@ -102,14 +104,14 @@ final class PeRuntime extends ShmemBase {
             this.batchLimits = batchBytes == 0 ? null
                     : new Batches.Limits((int) batchBytes, params.get(Params.BATCH_MEMORY), params.get(Params.BATCH_DELAY_US) * 1000L);
             this.batchAll = params.get(Params.BATCH_ALL);
-            this.network = parts.add(NetworkEngine.open(bootstrap, params, routes, amosByNetwork), Transport::close);
+            this.network = parts.add(NetworkEngine.open(bootstrap, params, memory.routes(), amosByNetwork), Transport::close);
             // waiting, then the finalize rendezvous, whose words live in the heap's reserved part
             this.waitPolicy = WaitTuning.policy(params, topology.pesOnMyNode() > LaunchEnv.nodeCores(), bootstrap,
                     network == null ? null : this::networkChannel);
-            this.lastFinalize = new FinalizeRendezvous(routes[me], heap.allocateReserved("finalize announcements", npes * 8L), me, npes);
-            this.p2p = new PointToPointSync(routes[me], waitPolicy, lastFinalize::checkWaitCanEnd, profiler);
+            this.lastFinalize = new FinalizeRendezvous(routes.region(me), heap.allocateReserved("finalize announcements", npes * 8L), me, npes);
+            this.p2p = new PointToPointSync(routes.region(me), waitPolicy, lastFinalize::checkWaitCanEnd, profiler);
             // the default context, over the world's routes
-            this.context = parts.add(new DefaultContext(this, routes, routes[me], network, amosByNetwork, profiler, threadLevel),
+            this.context = parts.add(new DefaultContext(this, routes, routes.region(me), network, amosByNetwork, profiler, threadLevel),
                     DefaultContext::close);
             // the teams: the team area (the rest of the reserved region) and the predefined teams
             this.collectivePolicy = new CollectivePolicy(params);
@@ -161,6 +163,24 @@ final class PeRuntime extends ShmemBase {
      */
     Channel networkChannel() {
         return network == null ? null : context.channel("shmem_init");
+    }
+
+    /**
+     * Where the collectives' routers get {@link #networkChannel()}; null when no network engine is
+     * open (their routers then fail naming the PE a collective tried to reach).
+     */
+    Router.Network collectiveNetwork() {
+        return network == null ? null : new Router.Network() {
+            @Override
+            public Channel channel(String routine) {
+                return networkChannel();
+            }
+
+            @Override
+            public Channel opened() {
+                return networkChannel();
+            }
+        };
     }
 
     /** The network engine for PEs on other nodes, or null. */
@@ -217,7 +237,8 @@ final class PeRuntime extends ShmemBase {
         return teams;
     }
 
-    MemorySegment[] worldRouting() {
+    /** The world's routes (teams take theirs from these). */
+    Routes worldRoutes() {
         return routes;
     }
 
@@ -291,7 +312,7 @@ final class PeRuntime extends ShmemBase {
 
     /** This PE's own region. */
     MemorySegment localRegion() {
-        return routes[me];
+        return routes.region(me);
     }
 
     // ------------------------------------------------------------------ set-up and query
@@ -408,7 +429,7 @@ final class PeRuntime extends ShmemBase {
 
     /** True if {@code pe} is a PE this one can communicate with: mapped, or reached by the network. */
     private boolean reachable(int pe) {
-        return pe >= 0 && pe < npes && (routes[pe] != null || network != null && network.reaches(pe));
+        return pe >= 0 && pe < npes && (routes.region(pe) != null || network != null && network.reaches(pe));
     }
 
     @Override
@@ -423,7 +444,7 @@ final class PeRuntime extends ShmemBase {
         if (pe < 0 || pe >= npes) {
             throw new IllegalArgumentException("shmem_ptr: PE " + pe + " is out of range [0, " + npes + ")");
         }
-        return routes[pe] != null && sameHost(pe) ? routes[pe].asSlice(object.offset(), object.byteSize()) : null;
+        return routes.region(pe) != null && sameHost(pe) ? routes.region(pe).asSlice(object.offset(), object.byteSize()) : null;
     }
 
     // ------------------------------------------------------------------ synchronization

@@ -24,17 +24,22 @@ import org.shmem4j.SymmetricObject;
 import org.shmem4j.core.jfr.AmoEvent;
 import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.jfr.RmaEvent;
+import org.shmem4j.core.route.Router;
+import org.shmem4j.core.route.Routes;
 import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Batches;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.CpuAtomics;
 import org.shmem4j.transport.Transport;
 
 /**
- * The point-to-point engine of one context. Routing is one array lookup ({@code peers[pe]}): a
- * mapped peer (same node) is served by load/store on its region, with no involvement of the target;
- * any other by the context's network {@link Channel}, opened on the first operation that needs it
- * (so a context that only talks to its node never opens one).
+ * The point-to-point engine of one context. Its operations go down the routes of its group
+ * ({@link Router}): a mapped peer (same node) is served by load/store on its region, with no
+ * involvement of the target; any other by the context's network {@link Channel}, opened on the
+ * first operation that needs it (so a context that only talks to its node never opens one). The
+ * typed single-element and array forms look the route up themselves ({@code peers[pe]}, one array
+ * load) to serve a mapped peer with a typed access, and leave every other case to the router.
  *
  * <p>Ordering on the mapped path: a blocking put's stores are issued before it returns;
  * {@link #fence()} is a release fence (later stores to any PE become visible after earlier ones) and
@@ -57,22 +62,15 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
     private static final VarHandle VH_INT = ValueLayout.JAVA_INT.varHandle();
     private static final VarHandle VH_LONG = ValueLayout.JAVA_LONG.varHandle();
 
+    /** The routes' regions: the checks and typed fast paths' one array load; emptied when retired. */
     private MemorySegment[] peers;
-    /** World rank of each of this context's PE numbers (what a channel addresses); null: the same numbers. */
-    private final int[] worldRanks;
+    /** The router's {@link Router#atomicRegions()}, for the same single load (the AMOs' fast path). */
+    private MemorySegment[] atomicPeers;
+    private Router router;
     private final ChannelMode channelMode;
     /** Carries the operations to PEs that are not mapped; null in a job on one node. */
     private Transport network;
     private volatile Channel channel;
-    /** Every AMO and signal update goes through the channel, to mapped PEs too. */
-    private boolean amosByNetwork;
-    /**
-     * This context's mapped PEs, when their AMOs go through the channel: fence must complete
-     * those before later stores, which take the load/store route (lazily computed).
-     */
-    private int[] mappedByNetwork;
-    /** An AMO or signal update went through the channel to a mapped PE since the last fence or quiet. */
-    private boolean mappedUpdatesInFlight;
     private final Thread owner;
     private SessionState sessions = new SessionState(null, false);
     /** The PE's JFR events; RMA and AMO events cost one null check each when profiling is off. */
@@ -81,15 +79,14 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
     private String retiredBecause;
 
     /**
-     * @param peers load/store view of each PE's region indexed by this context's PE numbers (null
-     *        where not mapped); for a team context, the team's members in team order
-     * @param worldRanks the world rank of each of those PEs, or null when they are world ranks
+     * @param routes the routes to this context's PEs: the world's, or its team's members in team order
      * @param channelMode how the network channel will be used (spec 9.5's context options)
      * @param owner the only thread allowed to use a private context, or null for a shareable one
      */
-    RmaEngine(MemorySegment[] peers, int[] worldRanks, ChannelMode channelMode, Thread owner) {
-        this.peers = peers;
-        this.worldRanks = worldRanks;
+    RmaEngine(Routes routes, ChannelMode channelMode, Thread owner) {
+        this.router = new Router(routes, null, false);
+        this.peers = routes.regions();
+        this.atomicPeers = router.atomicRegions();
         this.channelMode = channelMode;
         this.owner = owner;
     }
@@ -101,7 +98,18 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
      */
     protected final void useNetwork(Transport network, boolean everyAmo) {
         this.network = network;
-        this.amosByNetwork = everyAmo;
+        this.router = new Router(router.routes(), network == null ? null : new Router.Network() {
+            @Override
+            public Channel channel(String routine) {
+                return RmaEngine.this.channel(routine);
+            }
+
+            @Override
+            public Channel opened() {
+                return channel;
+            }
+        }, everyAmo);
+        this.atomicPeers = router.atomicRegions();
     }
 
     /**
@@ -139,7 +147,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
     }
 
     private int world(int pe) {
-        return worldRanks == null ? pe : worldRanks[pe];
+        return router.worldRank(pe);
     }
 
     /**
@@ -147,17 +155,8 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
      * null for the network; after the checks of {@link #peer}.
      */
     private MemorySegment amoPeer(int pe, String routine) {
-        MemorySegment m = peer(pe, routine);
-        if (amosByNetwork) {
-            mappedUpdatesInFlight |= m != null;
-            return null;
-        }
-        return m;
-    }
-
-    /** The routing table itself, for the runtime to fill once its transports are open. */
-    protected final MemorySegment[] routing() {
-        return peers;
+        peer(pe, routine);
+        return atomicPeers[pe];
     }
 
     /**
@@ -243,41 +242,14 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
     public void fence() {
         checkUsable("shmem_fence");
         VarHandle.releaseFence();
-        Channel c = channel;
-        if (c != null) {
-            c.fence();
-            if (mappedUpdatesInFlight) {
-                completeMappedUpdates(c);
-            }
-        }
-    }
-
-    /**
-     * Completes the AMOs and signal updates the channel carries to mapped PEs: the channel's fence
-     * orders them only before its own later operations, while later puts to those PEs are stores
-     * that bypass it (spec 9.12.1: fence orders blocking AMOs and puts with signal before them).
-     */
-    private void completeMappedUpdates(Channel c) {
-        int[] mapped = mappedByNetwork;
-        if (mapped == null) {
-            MemorySegment[] p = peers;
-            mappedByNetwork = mapped = java.util.stream.IntStream.range(0, p.length).filter(pe -> p[pe] != null).toArray();
-        }
-        for (int pe : mapped) {
-            c.quiet(world(pe));
-        }
-        mappedUpdatesInFlight = false;
+        router.fence();
     }
 
     @Override
     public void quiet() {
         checkUsable("shmem_quiet");
         VarHandle.fullFence();
-        Channel c = channel;
-        if (c != null) {
-            c.quiet();
-            mappedUpdatesInFlight = false;
-        }
+        router.quiet();
     }
 
     /**
@@ -296,40 +268,17 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             peer(pe, "shmem_pe_quiet"); // checks the PE number
         }
         VarHandle.fullFence();
-        Channel c = channel;
-        if (c != null) {
-            for (int pe : pes) {
-                if (amosByNetwork || peer(pe, "shmem_pe_quiet") == null) { // not amoPeer: it marks updates in flight
-                    c.quiet(world(pe));
-                }
-            }
-        }
+        router.quiet(pes);
     }
 
-    // ------------------------------------------------------------------ the network path
+    // ------------------------------------------------------------------ down the routes
 
-    private void remotePut(String routine, int pe, long offset, MemorySegment src, boolean nbi) {
-        if (nbi) {
-            channel(routine).putNbi(world(pe), offset, src);
-        } else {
-            channel(routine).put(world(pe), offset, src);
-        }
+    private void routedPut(String routine, int pe, long offset, MemorySegment src, boolean nbi) {
+        router.put(routine, pe, offset, src, 0, src.byteSize(), nbi);
     }
 
-    private void remoteGet(String routine, MemorySegment dst, int pe, long offset, boolean nbi) {
-        if (nbi) {
-            channel(routine).getNbi(dst, world(pe), offset);
-        } else {
-            channel(routine).get(dst, world(pe), offset);
-        }
-    }
-
-    private long remoteFetching(String routine, AtomicOp op, int bytes, int pe, long offset, long operand, long compare) {
-        return channel(routine).fetchingAtomic(op, bytes, world(pe), offset, operand, compare);
-    }
-
-    private void remoteAtomic(String routine, AtomicOp op, int bytes, int pe, long offset, long operand) {
-        channel(routine).atomic(op, bytes, world(pe), offset, operand);
+    private void routedGet(String routine, MemorySegment dst, int pe, long offset, boolean nbi) {
+        router.get(routine, dst, 0, dst.byteSize(), pe, offset, nbi);
     }
 
     // ------------------------------------------------------------------ raw bits of the typed layer
@@ -421,39 +370,6 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         return (byte) VH_BYTE.getAcquire(m, off);
     }
 
-    /** A fetching AMO on a mapped 32-bit word: a CPU atomic, the old value returned. */
-    private static long mapped32(MemorySegment m, long off, AtomicOp op, long operand, long compare) {
-        int v = (int) operand;
-        if (op == AtomicOp.ADD) {
-            return (int) VH_INT.getAndAdd(m, off, v);
-        } else if (op == AtomicOp.AND) {
-            return (int) VH_INT.getAndBitwiseAnd(m, off, v);
-        } else if (op == AtomicOp.OR) {
-            return (int) VH_INT.getAndBitwiseOr(m, off, v);
-        } else if (op == AtomicOp.XOR) {
-            return (int) VH_INT.getAndBitwiseXor(m, off, v);
-        } else if (op == AtomicOp.SWAP) {
-            return (int) VH_INT.getAndSet(m, off, v);
-        }
-        return (int) VH_INT.compareAndExchange(m, off, (int) compare, v);
-    }
-
-    /** {@link #mapped32} on a 64-bit word. */
-    private static long mapped64(MemorySegment m, long off, AtomicOp op, long operand, long compare) {
-        if (op == AtomicOp.ADD) {
-            return (long) VH_LONG.getAndAdd(m, off, operand);
-        } else if (op == AtomicOp.AND) {
-            return (long) VH_LONG.getAndBitwiseAnd(m, off, operand);
-        } else if (op == AtomicOp.OR) {
-            return (long) VH_LONG.getAndBitwiseOr(m, off, operand);
-        } else if (op == AtomicOp.XOR) {
-            return (long) VH_LONG.getAndBitwiseXor(m, off, operand);
-        } else if (op == AtomicOp.SWAP) {
-            return (long) VH_LONG.getAndSet(m, off, operand);
-        }
-        return (long) VH_LONG.compareAndExchange(m, off, compare, operand);
-    }
-
     // ------------------------------------------------------------------ single elements (the typed p and g)
 
     /** {@code shmem_p}: a release store of the low {@code bytes} of {@code bits} (remote: a one-element put). */
@@ -466,7 +382,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         } else {
             MemorySegment one = MemorySegment.ofArray(new long[1]).asSlice(0, bytes);
             setRelease(one, 0, bytes, bits);
-            remotePut(routine, pe, off, one, false);
+            routedPut(routine, pe, off, one, false);
         }
         profiler.transferEnd(e, routine, world(pe), bytes);
     }
@@ -481,7 +397,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             value = getAcquire(source, off, bytes);
         } else {
             MemorySegment got = MemorySegment.ofArray(new long[1]).asSlice(0, bytes);
-            remoteGet(routine, got, pe, off, false);
+            routedGet(routine, got, pe, off, false);
             value = getAcquire(got, 0, bytes);
         }
         profiler.transferEnd(e, routine, world(pe), bytes);
@@ -500,7 +416,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         AmoEvent e = profiler.amoBegin();
         long old;
         if (m == null) {
-            old = remoteFetching(routine, AtomicOp.OR, bytes, pe, off, 0, 0);
+            old = router.fetchingAtomic(routine, AtomicOp.OR, bytes, pe, off, 0, 0);
         } else {
             old = bytes == Integer.BYTES ? (int) VH_INT.getVolatile(m, off) : (long) VH_LONG.getVolatile(m, off);
         }
@@ -522,7 +438,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         MemorySegment m = amoPeer(pe, routine);
         AmoEvent e = profiler.amoBegin();
         if (m == null) {
-            remoteAtomic(routine, AtomicOp.SWAP, bytes, pe, off, bits);
+            router.atomic(routine, AtomicOp.SWAP, bytes, pe, off, bits);
         } else if (bytes == Integer.BYTES) {
             VH_INT.setVolatile(m, off, (int) bits);
         } else {
@@ -539,9 +455,9 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         AmoEvent e = profiler.amoBegin();
         long old;
         if (m == null) {
-            old = remoteFetching(routine, op, bytes, pe, off, operand, compare);
+            old = router.fetchingAtomic(routine, op, bytes, pe, off, operand, compare);
         } else {
-            old = bytes == Integer.BYTES ? mapped32(m, off, op, operand, compare) : mapped64(m, off, op, operand, compare);
+            old = CpuAtomics.apply(m, op, bytes, off, operand, compare);
         }
         profiler.transferEnd(e, routine, world(pe), bytes);
         return old;
@@ -569,7 +485,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         }
         long off = Symmetrics.offset(routine, what, word, index, 1);
         AmoEvent e = profiler.amoBegin();
-        channel(routine).fetchingAtomicNbi(slice(fetch, fetchIndex, 1, bytes), op, bytes, world(pe), off, operand, compare);
+        router.fetchingAtomicNbi(routine, slice(fetch, fetchIndex, 1, bytes), op, bytes, pe, off, operand, compare);
         profiler.transferEnd(e, routine, world(pe), bytes);
         return true;
     }
@@ -580,11 +496,9 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         long off = Symmetrics.offset(routine, "destination", dest, index, 1);
         AmoEvent e = profiler.amoBegin();
         if (m == null) {
-            remoteAtomic(routine, op, bytes, pe, off, operand);
-        } else if (bytes == Integer.BYTES) {
-            mapped32(m, off, op, operand, 0);
+            router.atomic(routine, op, bytes, pe, off, operand);
         } else {
-            mapped64(m, off, op, operand, 0);
+            CpuAtomics.apply(m, op, bytes, off, operand, 0);
         }
         profiler.transferEnd(e, routine, world(pe), bytes);
     }
@@ -606,7 +520,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (target != null) {
                 MemorySegment.copy(src, srcIndex, target, dest.elementLayout(), off, count);
             } else {
-                remotePut(routine, pe, off, slice(src, srcIndex, count, dest.elementBytes()), nbi);
+                routedPut(routine, pe, off, slice(src, srcIndex, count, dest.elementBytes()), nbi);
             }
             profiler.transferEnd(e, routine, world(pe), count * dest.elementBytes());
         }
@@ -639,7 +553,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         if (target != null) {
             MemorySegment.copy(src, 0, target, offset, src.byteSize());
         } else {
-            remotePut(routine, pe, offset, src, nbi);
+            routedPut(routine, pe, offset, src, nbi);
         }
         profiler.transferEnd(e, routine, world(pe), src.byteSize());
     }
@@ -651,7 +565,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         if (source != null) {
             MemorySegment.copy(source, offset, dst, 0, dst.byteSize());
         } else {
-            remoteGet(routine, dst, pe, offset, nbi);
+            routedGet(routine, dst, pe, offset, nbi);
         }
         profiler.transferEnd(e, routine, world(pe), dst.byteSize());
     }
@@ -682,7 +596,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (source != null) {
                 MemorySegment.copy(source, src.elementLayout(), off, dest, destIndex, count);
             } else {
-                remoteGet(routine, slice(dest, destIndex, count, src.elementBytes()), pe, off, nbi);
+                routedGet(routine, slice(dest, destIndex, count, src.elementBytes()), pe, off, nbi);
             }
             profiler.transferEnd(e, routine, world(pe), count * src.elementBytes());
         }
@@ -757,7 +671,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (target != null) {
                 MemorySegment.copy(src, (int) (srcIndex + b * sst), target, layout, off + b * dst * esz, (int) bsize);
             } else {
-                remotePut(routine, pe, off + b * dst * esz, slice(src, srcIndex + b * sst, bsize, esz), false);
+                routedPut(routine, pe, off + b * dst * esz, slice(src, srcIndex + b * sst, bsize, esz), false);
             }
         }
         profiler.transferEnd(e, routine, world(pe), nblocks * bsize * esz);
@@ -779,7 +693,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (source != null) {
                 MemorySegment.copy(source, layout, off + b * sst * esz, dest, (int) (destIndex + b * dst), (int) bsize);
             } else {
-                remoteGet(routine, slice(dest, destIndex + b * dst, bsize, esz), pe, off + b * sst * esz, false);
+                routedGet(routine, slice(dest, destIndex + b * dst, bsize, esz), pe, off + b * sst * esz, false);
             }
         }
         profiler.transferEnd(e, routine, world(pe), nblocks * bsize * esz);
@@ -807,7 +721,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (target != null) {
                 MemorySegment.copy(src, srcOffset, target, ValueLayout.JAVA_BYTE, off, length);
             } else {
-                remotePut("shmem_putmem", pe, off, MemorySegment.ofArray(src).asSlice(srcOffset, length), false);
+                routedPut("shmem_putmem", pe, off, MemorySegment.ofArray(src).asSlice(srcOffset, length), false);
             }
             profiler.transferEnd(e, "shmem_putmem", world(pe), length);
         }
@@ -861,7 +775,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (source != null) {
                 MemorySegment.copy(source, ValueLayout.JAVA_BYTE, off, dest, destOffset, length);
             } else {
-                remoteGet("shmem_getmem", MemorySegment.ofArray(dest).asSlice(destOffset, length), pe, off, false);
+                routedGet("shmem_getmem", MemorySegment.ofArray(dest).asSlice(destOffset, length), pe, off, false);
             }
             profiler.transferEnd(e, "shmem_getmem", world(pe), length);
         }
@@ -1034,14 +948,9 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
      */
     private void storeThenSignal(String routine, int pe, long offset, MemorySegment data, long sigOff, long signal, SignalOp sigOp,
             boolean nbi) {
-        MemorySegment target = amoPeer(pe, routine);
+        peer(pe, routine);
         RmaEvent e = profiler.rmaBegin();
-        if (target != null) {
-            MemorySegment.copy(data, 0, target, offset, data.byteSize());
-            updateSignal(target, sigOff, signal, sigOp);
-        } else {
-            channel(routine).putSignal(world(pe), offset, data, sigOff, signal, sigOp == SignalOp.ADD, nbi);
-        }
+        router.putSignal(routine, pe, offset, data, sigOff, signalUpdate(sigOp), signal, nbi);
         profiler.transferEnd(e, routine, world(pe), data.byteSize() + 8);
     }
 
@@ -1057,27 +966,19 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
 
     private void signal(String routine, SymmetricLongArray sig, long index, long value, SignalOp op, int pe) {
         long off = Symmetrics.offset(routine, "signal array", sig, index, 1);
-        MemorySegment target = amoPeer(pe, routine);
+        peer(pe, routine);
         RmaEvent e = profiler.rmaBegin();
-        if (target != null) {
-            updateSignal(target, off, value, op);
-        } else {
-            remoteAtomic(routine, op == SignalOp.ADD ? AtomicOp.ADD : AtomicOp.SWAP, 8, pe, off, value);
-        }
+        router.signal(routine, pe, off, signalUpdate(op), value);
         profiler.transferEnd(e, routine, world(pe), 8);
     }
 
-    /**
-     * The signal update after the payload: a release store or an atomic add (a locked
-     * instruction, itself a full barrier), so the payload is visible before the signal.
-     */
-    private static void updateSignal(MemorySegment target, long offset, long value, SignalOp op) {
-        if (op == SignalOp.SET) {
-            VH_LONG.setRelease(target, offset, value);
-        } else if (op == SignalOp.ADD) {
-            VH_LONG.getAndAdd(target, offset, value);
-        } else {
-            throw new IllegalArgumentException("signal update: signal operation is null");
+    /** The atomic a signal operation is (set: a swap whose old value nobody reads). */
+    private static AtomicOp signalUpdate(SignalOp op) {
+        if (op == SignalOp.ADD) {
+            return AtomicOp.ADD;
+        } else if (op == SignalOp.SET) {
+            return AtomicOp.SWAP;
         }
+        throw new IllegalArgumentException("signal update: signal operation is null");
     }
 }

@@ -15,10 +15,12 @@ import org.shmem4j.core.coll.PeerAccess;
 import org.shmem4j.core.coll.RoutedPeerAccess;
 import org.shmem4j.core.coll.TeamCollectives;
 import org.shmem4j.core.jfr.TeamCreateEvent;
+import org.shmem4j.core.route.Router;
+import org.shmem4j.core.route.Routes;
 
 /**
  * A valid team: its members (world PE numbers in team order), this PE's place among them, the
- * members' mapped regions in team order (the routing table of the team's contexts, so team-relative
+ * members' routes in team order (shared by the team's contexts and collectives, so team-relative
  * PE numbers cost nothing), and its block of the team area ({@link TeamPool}), laid out for its size.
  *
  * <h2>Splitting</h2>
@@ -42,7 +44,7 @@ public final class TeamImpl extends TeamBase implements Team {
     private final TeamPool.Layout layout;
     private final TeamConfig config;
     private final boolean predefined;
-    private final MemorySegment[] peers;
+    private final Routes routes;
     private final PeerAccess access;
     private final DisseminationBarrier barrier;
     private final TeamCollectives collectives;
@@ -60,12 +62,8 @@ public final class TeamImpl extends TeamBase implements Team {
         this.layout = pool.layout(members.length);
         this.config = config;
         this.predefined = predefined;
-        MemorySegment[] world = runtime.worldRouting();
-        this.peers = new MemorySegment[members.length];
-        for (int i = 0; i < members.length; i++) {
-            peers[i] = world[members[i]];
-        }
-        this.access = new RoutedPeerAccess(peers, members, me, runtime.networkChannel());
+        this.routes = runtime.worldRoutes().members(members);
+        this.access = new RoutedPeerAccess(new Router(routes, runtime.collectiveNetwork(), false), me);
         long start = pool.start(block);
         this.barrier = new DisseminationBarrier(access, start + layout.barrier(), runtime.waitPolicy(),
                 (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied));
@@ -103,8 +101,9 @@ public final class TeamImpl extends TeamBase implements Team {
         return layout;
     }
 
-    MemorySegment[] peers() {
-        return peers;
+    /** The members' routes in team order: this team's contexts' and collectives'. */
+    Routes routes() {
+        return routes;
     }
 
     /** The members' routes (mapped regions or the network channel), in team order. */
@@ -177,7 +176,7 @@ public final class TeamImpl extends TeamBase implements Team {
         if (pe < 0 || pe >= members.length) {
             throw new IllegalArgumentException("shmem_team_ptr: PE " + pe + " is out of range [0, " + members.length + ")");
         }
-        MemorySegment m = peers[pe];
+        MemorySegment m = routes.region(pe);
         // Mapped members on another declared (pseudo-)host are not load/store reachable for the program.
         return m == null || !runtime.sameHost(members[pe]) ? null : m.asSlice(object.offset(), object.byteSize());
     }

@@ -15,30 +15,47 @@ public final class CpuAtomics {
 
     private CpuAtomics() {}
 
-    /** Applies {@code op} to the 4- or 8-byte word at {@code offset}; returns its old value, sign-extended for 4-byte words. */
+    /**
+     * Applies {@code op} to the 4- or 8-byte word at {@code offset}; returns its old value,
+     * sign-extended for 4-byte words. If chains on purpose: a caller with a constant width and
+     * operation (the typed AMOs once inlined) keeps one atomic instruction, since the JIT folds
+     * comparisons with constants, where an enum switch still looks its case up at run time.
+     */
     public static long apply(MemorySegment region, AtomicOp op, int bytes, long offset, long operand, long compare) {
-        if (bytes == 4) {
-            int v = (int) operand;
-            return switch (op) {
-                case ADD -> (int) INT.getAndAdd(region, offset, v);
-                case AND -> (int) INT.getAndBitwiseAnd(region, offset, v);
-                case OR -> (int) INT.getAndBitwiseOr(region, offset, v);
-                case XOR -> (int) INT.getAndBitwiseXor(region, offset, v);
-                case SWAP -> (int) INT.getAndSet(region, offset, v);
-                case COMPARE_SWAP -> (int) INT.compareAndExchange(region, offset, (int) compare, v);
-            };
+        if (bytes == Long.BYTES) {
+            return apply64(region, op, offset, operand, compare);
         }
-        if (bytes != 8) {
+        if (bytes != Integer.BYTES) {
             throw new IllegalArgumentException("atomic operations are on 4- or 8-byte words, not " + bytes);
         }
-        return switch (op) {
-            case ADD -> (long) LONG.getAndAdd(region, offset, operand);
-            case AND -> (long) LONG.getAndBitwiseAnd(region, offset, operand);
-            case OR -> (long) LONG.getAndBitwiseOr(region, offset, operand);
-            case XOR -> (long) LONG.getAndBitwiseXor(region, offset, operand);
-            case SWAP -> (long) LONG.getAndSet(region, offset, operand);
-            case COMPARE_SWAP -> (long) LONG.compareAndExchange(region, offset, compare, operand);
-        };
+        int v = (int) operand;
+        if (op == AtomicOp.ADD) {
+            return (int) INT.getAndAdd(region, offset, v);
+        } else if (op == AtomicOp.AND) {
+            return (int) INT.getAndBitwiseAnd(region, offset, v);
+        } else if (op == AtomicOp.OR) {
+            return (int) INT.getAndBitwiseOr(region, offset, v);
+        } else if (op == AtomicOp.XOR) {
+            return (int) INT.getAndBitwiseXor(region, offset, v);
+        } else if (op == AtomicOp.SWAP) {
+            return (int) INT.getAndSet(region, offset, v);
+        }
+        return (int) INT.compareAndExchange(region, offset, (int) compare, v);
+    }
+
+    private static long apply64(MemorySegment region, AtomicOp op, long offset, long operand, long compare) {
+        if (op == AtomicOp.ADD) {
+            return (long) LONG.getAndAdd(region, offset, operand);
+        } else if (op == AtomicOp.AND) {
+            return (long) LONG.getAndBitwiseAnd(region, offset, operand);
+        } else if (op == AtomicOp.OR) {
+            return (long) LONG.getAndBitwiseOr(region, offset, operand);
+        } else if (op == AtomicOp.XOR) {
+            return (long) LONG.getAndBitwiseXor(region, offset, operand);
+        } else if (op == AtomicOp.SWAP) {
+            return (long) LONG.getAndSet(region, offset, operand);
+        }
+        return (long) LONG.compareAndExchange(region, offset, compare, operand);
     }
 
     /** Stores the 8-byte signal word at {@code offset}: a release store, so the data stored before it is visible first. */

@@ -1,39 +1,29 @@
 package org.shmem4j.core.coll;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
-import org.shmem4j.ShmemException;
-import org.shmem4j.transport.Channel;
+import org.shmem4j.core.route.Router;
 
 /**
- * {@link PeerAccess} over a team's routes: a mapped member is a copy or a release store on its
- * region, any other member an operation on the network channel. The choice is one array load.
+ * {@link PeerAccess} down a team's routes ({@link Router}): a mapped member is a copy or a release
+ * store on its region, any other member an operation on the network channel the collectives share.
  */
 public final class RoutedPeerAccess implements PeerAccess {
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    /** What a failure names: the collectives' own routines are named by their callers' stacks. */
+    private static final String ROUTINE = "collective";
     private static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
 
-    private final MemorySegment[] mapped;
-    private final int[] worldRanks;
+    private final Router router;
     private final int rank;
-    private final Channel network;
 
-    /**
-     * @param mapped the members' mapped regions in team order, null where a member is remote
-     * @param worldRanks the members' world ranks in team order (what a channel addresses)
-     * @param network the channel to the remote members, or null when every member is mapped
-     */
-    public RoutedPeerAccess(MemorySegment[] mapped, int[] worldRanks, int rank, Channel network) {
-        this.mapped = mapped;
-        this.worldRanks = worldRanks;
+    /** @param router the team's routes, in team order, with the collectives' network channel */
+    public RoutedPeerAccess(Router router, int rank) {
+        this.router = router;
         this.rank = rank;
-        this.network = network;
     }
 
     @Override
     public int size() {
-        return mapped.length;
+        return router.routes().size();
     }
 
     @Override
@@ -43,27 +33,17 @@ public final class RoutedPeerAccess implements PeerAccess {
 
     @Override
     public MemorySegment local() {
-        return mapped[rank];
+        return router.region(rank);
     }
 
     @Override
     public void put(int peer, long remoteOffset, MemorySegment src, long srcOffset, long bytes) {
-        MemorySegment m = mapped[peer];
-        if (m != null) {
-            MemorySegment.copy(src, srcOffset, m, remoteOffset, bytes);
-        } else {
-            network(peer).put(worldRanks[peer], remoteOffset, src.asSlice(srcOffset, bytes));
-        }
+        router.put(ROUTINE, peer, remoteOffset, src, srcOffset, bytes, false);
     }
 
     @Override
     public void get(MemorySegment dst, long dstOffset, int peer, long remoteOffset, long bytes) {
-        MemorySegment m = mapped[peer];
-        if (m != null) {
-            MemorySegment.copy(m, remoteOffset, dst, dstOffset, bytes);
-        } else {
-            network(peer).get(dst.asSlice(dstOffset, bytes), worldRanks[peer], remoteOffset);
-        }
+        router.get(ROUTINE, dst, dstOffset, bytes, peer, remoteOffset, false);
     }
 
     /**
@@ -72,34 +52,16 @@ public final class RoutedPeerAccess implements PeerAccess {
      */
     @Override
     public void signal(int peer, long offset, long value) {
-        MemorySegment m = mapped[peer];
-        if (m != null) {
-            LONG.setRelease(m, offset, value);
-        } else {
-            network(peer).putRaise(worldRanks[peer], 0, NOTHING, offset, value);
-        }
+        router.raise(ROUTINE, peer, 0, NOTHING, 0, 0, offset, value);
     }
 
     @Override
     public void putSignal(int peer, long remoteOffset, MemorySegment src, long srcOffset, long bytes, long flag, long value) {
-        MemorySegment m = mapped[peer];
-        if (m != null) {
-            MemorySegment.copy(src, srcOffset, m, remoteOffset, bytes);
-            LONG.setRelease(m, flag, value);
-        } else {
-            network(peer).putRaise(worldRanks[peer], remoteOffset, src.asSlice(srcOffset, bytes), flag, value);
-        }
+        router.raise(ROUTINE, peer, remoteOffset, src, srcOffset, bytes, flag, value);
     }
 
     @Override
     public boolean mapped(int peer) {
-        return mapped[peer] != null;
-    }
-
-    private Channel network(int peer) {
-        if (network == null) {
-            throw new ShmemException("PE " + worldRanks[peer] + " is on another node and no network transport is open");
-        }
-        return network;
+        return router.region(peer) != null;
     }
 }

@@ -8,6 +8,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import org.shmem4j.core.route.Router;
+import org.shmem4j.core.route.Routes;
 import org.shmem4j.core.sync.WaitPolicy;
 
 /**
@@ -71,9 +73,8 @@ final class CountingTeam implements AutoCloseable {
         WaitPolicy waits = new WaitPolicy(20, 50, 200_000, () -> {
         });
         supports = new CollectiveSupport[n];
-        int[] worldRanks = java.util.stream.IntStream.range(0, n).toArray();
         for (int me = 0; me < n; me++) {
-            PeerAccess peers = new Counting(new RoutedPeerAccess(regions, worldRanks, me, null), me);
+            PeerAccess peers = new Counting(new RoutedPeerAccess(new Router(Routes.world(regions), null, false), me), me);
             DisseminationBarrier b = new DisseminationBarrier(peers, 0, waits, (member, satisfied) -> {
             });
             supports[me] = new CollectiveSupport(peers, slot, waits, hostOf, b::await, (member, satisfied) -> {
