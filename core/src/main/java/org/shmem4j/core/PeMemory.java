@@ -7,14 +7,14 @@ import org.shmem4j.core.jfr.Profiler;
 import org.shmem4j.core.param.Parameters;
 import org.shmem4j.core.param.Params;
 import org.shmem4j.transport.shm.RegionMappings;
-import org.shmem4j.transport.shm.ShmTransport;
+import org.shmem4j.transport.shm.ShmRegions;
 
 /**
  * The memory step of the init sequence: the shared-memory transport (every region of this node
  * mapped), the world route table it fills (a PE's mapped region, null for a PE reached through the
  * network: the hot path's one array load) and the symmetric heap in this PE's region.
  */
-record PeMemory(ShmTransport shm, MemorySegment[] routes, SymmetricHeap heap) {
+record PeMemory(ShmRegions shm, MemorySegment[] routes, SymmetricHeap heap) {
     private static final long PAGE = 4096;
 
     /**
@@ -24,7 +24,7 @@ record PeMemory(ShmTransport shm, MemorySegment[] routes, SymmetricHeap heap) {
     static PeMemory open(RegionMappings table, Bootstrap bootstrap, Topology topology, Parameters params, Profiler profiler, SymmetricHeap.HeapSync sync) {
         long reserved = roundUp(params.get(Params.RESERVED_SIZE), PAGE);
         long user = roundUp(params.get(Params.SYMMETRIC_SIZE), PAGE);
-        ShmTransport shm = ShmTransport.open(table, bootstrap, topology.nodeIds(), params.get(Params.SHM_DIR), reserved + user);
+        ShmRegions shm = ShmRegions.open(table, bootstrap, topology.nodeIds(), params.get(Params.SHM_DIR), reserved + user);
         try {
             MemorySegment[] routes = new MemorySegment[bootstrap.size()];
             for (int pe = 0; pe < routes.length; pe++) {

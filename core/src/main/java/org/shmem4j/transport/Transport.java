@@ -1,31 +1,22 @@
 package org.shmem4j.transport;
 
-import java.lang.foreign.MemorySegment;
-
 /**
- * A kind of path to other PEs' symmetric regions: shared memory for the PEs of this node, a
- * network engine for the others. Opened collectively at start-up; the runtime then asks each
- * transport which PEs it reaches and keeps a per-PE route table, so the choice of path is one
- * array lookup, never a search. Mapped peers are reached directly through {@link #mapping(int)};
- * for the others a context gets a {@link Channel} from the network transport, and everything
- * above (RMA, AMOs, signals, barriers, collectives, finalize) goes through it.
+ * A network engine's reach to the PEs of other nodes (the PEs of this node are mapped and reached
+ * by load and store, {@code transport.shm}, never through here). Opened collectively at start-up;
+ * the runtime's routes ({@code core.route}) send each operation for a PE it {@link #reaches} to a
+ * {@link Channel} of this transport, one per context: RMA, AMOs, signals, barriers, collectives
+ * and finalize all go through channels.
  */
 public interface Transport extends AutoCloseable {
-    /** Short name for diagnostics ("shm", "ucx"). */
+    /** Short name for diagnostics ("ucx"). */
     String name();
 
     /** True if this transport carries operations to world PE {@code pe}. */
     boolean reaches(int pe);
 
     /**
-     * A load/store view of PE {@code pe}'s whole symmetric region (offset 0 is the region's start,
-     * the same offset on every PE), or null when {@code pe} is reached by messages only.
-     */
-    MemorySegment mapping(int pe);
-
-    /**
      * True if this transport's atomics on a word are atomic with respect to CPU atomics done on the
-     * same word by the PEs of the word's node (shared memory; UCX's software-emulated atomics).
+     * same word by the PEs of the word's node (UCX's software-emulated atomics, applied by the target's CPU).
      * NIC atomics are not: a job that uses them must send every AMO through the network.
      */
     boolean atomicsCoherentWithCpu();

@@ -21,7 +21,7 @@ import org.shmem4j.core.param.SizeParser;
  * half of its memory ({@link PeJvmSettings}).</li>
  * <li><b>Shared memory.</b> Each PE's symmetric heap file (symmetric plus reserved size) against
  * the free space of the shared-memory directory, as every PE checks at init
- * ({@code ShmTransport}) but for all the machine's PEs at once, since they share one file system
+ * ({@code ShmRegions}) but for all the machine's PEs at once, since they share one file system
  * whatever pseudo-node they are on.</li>
  * </ul>
  */

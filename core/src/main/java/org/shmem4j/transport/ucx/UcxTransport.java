@@ -437,11 +437,6 @@ final class UcxTransport implements Transport {
         return pe >= 0 && pe < remote.length && remote[pe];
     }
 
-    @Override
-    public MemorySegment mapping(int pe) {
-        return null;
-    }
-
     /**
      * Whether the target's CPU carries out this engine's RMA: UCX emulates RMA with messages over
      * tcp, the only network transport of a node without RDMA devices (InfiniBand, RoCE and iWARP

@@ -40,11 +40,6 @@ final class DeferredTransport implements Transport {
     }
 
     @Override
-    public MemorySegment mapping(int pe) {
-        return null;
-    }
-
-    @Override
     public boolean atomicsCoherentWithCpu() {
         return !nicAtomics;
     }

@@ -13,9 +13,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.HexFormat;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.Bootstrap;
-import org.shmem4j.transport.Channel;
-import org.shmem4j.transport.ChannelMode;
-import org.shmem4j.transport.Transport;
 
 /**
  * Symmetric regions in shared memory: every PE's region is a file in a tmpfs directory
@@ -26,18 +23,23 @@ import org.shmem4j.transport.Transport;
  * soon as every PE has mapped every peer's file: from then on a killed PE leaves nothing behind.
  * (The launcher deletes {@code shmem4j-<job>-*} too, for a death before that point.)
  *
+ * <p>Not a {@link org.shmem4j.transport.Transport}: the PEs of a node reach each other by load
+ * and store on these mappings, which the RMA engine does itself through its routes
+ * ({@code core.route}), with no channel between (a call through one would be the hot path's only
+ * indirection). This class only creates, maps and releases the regions.
+ *
  * <p>The PEs of one process share one mapping of each region ({@link RegionMappings}): a process
  * holds one mapping per PE of its node: N for an in-process job of N PEs (each PE mapping every
  * peer's file took N<sup>2</sup>), L for a launched PE with L PEs on its node. Per world PE, a PE
  * holds one reference here (the segment, null off the node) and one in its route table.
  */
-public final class ShmTransport implements Transport {
+public final class ShmRegions implements AutoCloseable {
     /** The process's mappings of this init's regions, which this PE uses until close. */
     private final RegionMappings.Share share;
     /** Per world PE its region's segment, null off this node (the channels index it by rank). */
     private final MemorySegment[] mappings;
 
-    private ShmTransport(RegionMappings.Share share, MemorySegment[] mappings) {
+    private ShmRegions(RegionMappings.Share share, MemorySegment[] mappings) {
         this.share = share;
         this.mappings = mappings;
     }
@@ -50,7 +52,7 @@ public final class ShmTransport implements Transport {
      *              per region file per process, however many PEs of the process use it)
      * @param nodeIds physical node identity of every PE (indexed by rank, {@code Bootstrap.nodeId()}): PEs of one node map each other, whatever hosts they are declared on
      */
-    public static ShmTransport open(RegionMappings table, Bootstrap bootstrap, String[] nodeIds, Path dir, long regionBytes) {
+    public static ShmRegions open(RegionMappings table, Bootstrap bootstrap, String[] nodeIds, Path dir, long regionBytes) {
         int rank = bootstrap.rank();
         String myNode = nodeIds[rank];
         int localPes = 0;
@@ -74,7 +76,7 @@ public final class ShmTransport implements Transport {
                 ? ("ok:" + own).getBytes(StandardCharsets.UTF_8)
                 : ("error:" + failure).getBytes(StandardCharsets.UTF_8));
         // joined after the exchange: every PE of the job has left the previous init's share by then
-        ShmTransport shm = new ShmTransport(table.join(), new MemorySegment[nodeIds.length]);
+        ShmRegions shm = new ShmRegions(table.join(), new MemorySegment[nodeIds.length]);
         try {
             if (failure != null) { // its own failure first: PEs that all failed each name themselves
                 throw new ShmemException("shmem_init: PE " + rank + " could not create its symmetric heap: " + failure);
@@ -146,34 +148,12 @@ public final class ShmTransport implements Transport {
         return HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(4);
     }
 
-    @Override
-    public String name() {
-        return "shm";
-    }
-
-    @Override
+    /** PE {@code pe}'s region, or null when it is not on this node. */
     public MemorySegment mapping(int pe) {
         return mappings[pe];
     }
 
-    @Override
-    public boolean reaches(int pe) {
-        return mappings[pe] != null;
-    }
-
-    @Override
-    public boolean atomicsCoherentWithCpu() {
-        return true;
-    }
-
-    /** One channel would serve every context (operations complete as issued); a fresh one is as cheap. */
-    @Override
-    public Channel openChannel(ChannelMode mode) {
-        return new MappedChannel(mappings);
-    }
-
     /** This PE leaves the process's mappings; the last PE of the process to leave unmaps them. */
-    @Override
     public void close() {
         share.leave();
     }

@@ -9,7 +9,10 @@ import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.CpuAtomics;
 
 /**
- * A {@link Channel} over mapped regions: every operation is a copy or a CPU atomic done by the
+ * The channel contract's reference implementation, for tests: the contract held by operations that
+ * complete as issued ({@link MappedChannelTest}), and the executor of the deferred test network's
+ * late deliveries. The library reaches mapped PEs without a channel (its routes load and store
+ * directly, {@code core.route.Router}). A {@link Channel} over mapped regions: every operation is a copy or a CPU atomic done by the
  * calling thread on the peer's mapping, so it is complete (delivered and visible) when it returns.
  * Hence nbi is blocking, {@link #fence()} is a release fence (stores become visible in order),
  * {@link #quiet()} a full fence, progress nothing, and one channel serves every thread.
