@@ -271,16 +271,6 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         router.quiet(pes);
     }
 
-    // ------------------------------------------------------------------ down the routes
-
-    private void routedPut(String routine, int pe, long offset, MemorySegment src, boolean nbi) {
-        router.put(routine, pe, offset, src, 0, src.byteSize(), nbi);
-    }
-
-    private void routedGet(String routine, MemorySegment dst, int pe, long offset, boolean nbi) {
-        router.get(routine, dst, 0, dst.byteSize(), pe, offset, nbi);
-    }
-
     // ------------------------------------------------------------------ raw bits of the typed layer
     // A value of 1, 2, 4 or 8 bytes travels as the low bits of a long; float and double as their
     // raw IEEE bits (so a NaN's payload survives), the integral types sign-extended (char: zero).
@@ -382,7 +372,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         } else {
             MemorySegment one = MemorySegment.ofArray(new long[1]).asSlice(0, bytes);
             setRelease(one, 0, bytes, bits);
-            routedPut(routine, pe, off, one, false);
+            router.put(routine, pe, off, one, 0, bytes, false);
         }
         profiler.transferEnd(e, routine, world(pe), bytes);
     }
@@ -397,7 +387,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             value = getAcquire(source, off, bytes);
         } else {
             MemorySegment got = MemorySegment.ofArray(new long[1]).asSlice(0, bytes);
-            routedGet(routine, got, pe, off, false);
+            router.get(routine, got, 0, bytes, pe, off, false);
             value = getAcquire(got, 0, bytes);
         }
         profiler.transferEnd(e, routine, world(pe), bytes);
@@ -520,7 +510,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (target != null) {
                 MemorySegment.copy(src, srcIndex, target, dest.elementLayout(), off, count);
             } else {
-                routedPut(routine, pe, off, slice(src, srcIndex, count, dest.elementBytes()), nbi);
+                router.put(routine, pe, off, slice(src, srcIndex, count, dest.elementBytes()), 0, (long) count * dest.elementBytes(), nbi);
             }
             profiler.transferEnd(e, routine, world(pe), count * dest.elementBytes());
         }
@@ -553,7 +543,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         if (target != null) {
             MemorySegment.copy(src, 0, target, offset, src.byteSize());
         } else {
-            routedPut(routine, pe, offset, src, nbi);
+            router.put(routine, pe, offset, src, 0, src.byteSize(), nbi);
         }
         profiler.transferEnd(e, routine, world(pe), src.byteSize());
     }
@@ -565,7 +555,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
         if (source != null) {
             MemorySegment.copy(source, offset, dst, 0, dst.byteSize());
         } else {
-            routedGet(routine, dst, pe, offset, nbi);
+            router.get(routine, dst, 0, dst.byteSize(), pe, offset, nbi);
         }
         profiler.transferEnd(e, routine, world(pe), dst.byteSize());
     }
@@ -596,7 +586,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (source != null) {
                 MemorySegment.copy(source, src.elementLayout(), off, dest, destIndex, count);
             } else {
-                routedGet(routine, slice(dest, destIndex, count, src.elementBytes()), pe, off, nbi);
+                router.get(routine, slice(dest, destIndex, count, src.elementBytes()), 0, (long) count * src.elementBytes(), pe, off, nbi);
             }
             profiler.transferEnd(e, routine, world(pe), count * src.elementBytes());
         }
@@ -671,7 +661,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (target != null) {
                 MemorySegment.copy(src, (int) (srcIndex + b * sst), target, layout, off + b * dst * esz, (int) bsize);
             } else {
-                routedPut(routine, pe, off + b * dst * esz, slice(src, srcIndex + b * sst, bsize, esz), false);
+                router.put(routine, pe, off + b * dst * esz, slice(src, srcIndex + b * sst, bsize, esz), 0, bsize * esz, false);
             }
         }
         profiler.transferEnd(e, routine, world(pe), nblocks * bsize * esz);
@@ -693,7 +683,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (source != null) {
                 MemorySegment.copy(source, layout, off + b * sst * esz, dest, (int) (destIndex + b * dst), (int) bsize);
             } else {
-                routedGet(routine, slice(dest, destIndex + b * dst, bsize, esz), pe, off + b * sst * esz, false);
+                router.get(routine, slice(dest, destIndex + b * dst, bsize, esz), 0, bsize * esz, pe, off + b * sst * esz, false);
             }
         }
         profiler.transferEnd(e, routine, world(pe), nblocks * bsize * esz);
@@ -721,7 +711,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (target != null) {
                 MemorySegment.copy(src, srcOffset, target, ValueLayout.JAVA_BYTE, off, length);
             } else {
-                routedPut("shmem_putmem", pe, off, MemorySegment.ofArray(src).asSlice(srcOffset, length), false);
+                router.put("shmem_putmem", pe, off, MemorySegment.ofArray(src), srcOffset, length, false);
             }
             profiler.transferEnd(e, "shmem_putmem", world(pe), length);
         }
@@ -775,7 +765,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (source != null) {
                 MemorySegment.copy(source, ValueLayout.JAVA_BYTE, off, dest, destOffset, length);
             } else {
-                routedGet("shmem_getmem", MemorySegment.ofArray(dest).asSlice(destOffset, length), pe, off, false);
+                router.get("shmem_getmem", MemorySegment.ofArray(dest), destOffset, length, pe, off, false);
             }
             profiler.transferEnd(e, "shmem_getmem", world(pe), length);
         }

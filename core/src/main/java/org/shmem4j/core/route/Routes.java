@@ -8,9 +8,9 @@ import java.lang.foreign.MemorySegment;
  * shared by the group's contexts and its collectives; the only place where a team's numbers become
  * world ranks.
  *
- * <p>Size: one reference per member for the regions and, for a team, its members' world ranks (4
- * bytes each). At 65,536 PEs the world's table is 256 KiB (compressed references); a team of n
- * members costs 8n bytes.
+ * <p>Size: one reference per member (4 bytes, compressed). At 65,536 PEs the world's table is
+ * 256 KiB, shared by the world team; another team of n members adds 4n bytes and shares its
+ * member array as its world ranks.
  */
 public final class Routes {
     private static final Routes NONE = new Routes(new MemorySegment[0], new int[0]);
@@ -34,15 +34,35 @@ public final class Routes {
         return NONE;
     }
 
-    /** The routes to {@code members} (world ranks of this group), in that order: a team's. */
+    /**
+     * The routes to {@code members}, PEs of this world's table (world ranks), in that order: a
+     * team's. The array is kept as the team's world ranks (the team holds it anyway); a team of
+     * every PE in order (the world team) gets this table itself.
+     */
     public Routes members(int[] members) {
+        if (worldRanks != null) {
+            throw new IllegalStateException("a team's routes are taken from the world's");
+        }
+        if (isEveryPeInOrder(members)) {
+            return this;
+        }
         MemorySegment[] mine = new MemorySegment[members.length];
-        int[] ranks = new int[members.length];
         for (int i = 0; i < members.length; i++) {
             mine[i] = regions[members[i]];
-            ranks[i] = worldRank(members[i]);
         }
-        return new Routes(mine, ranks);
+        return new Routes(mine, members);
+    }
+
+    private boolean isEveryPeInOrder(int[] members) {
+        if (members.length != regions.length) {
+            return false;
+        }
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] != i) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The number of PEs in the group. */
