@@ -1040,7 +1040,12 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             MemorySegment.copy(data, 0, target, offset, data.byteSize());
             updateSignal(target, sigOff, signal, sigOp);
         } else {
-            channel(routine).putSignal(world(pe), offset, data, sigOff, signal, sigOp == SignalOp.ADD, nbi);
+            AtomicOp update = sigOp == SignalOp.ADD ? AtomicOp.ADD : AtomicOp.SWAP;
+            if (nbi) {
+                channel(routine).putSignalNbi(world(pe), offset, data, sigOff, signal, update);
+            } else {
+                channel(routine).putSignal(world(pe), offset, data, sigOff, signal, update);
+            }
         }
         profiler.transferEnd(e, routine, world(pe), data.byteSize() + 8);
     }

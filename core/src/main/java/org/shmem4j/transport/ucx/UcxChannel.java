@@ -439,23 +439,33 @@ final class UcxChannel implements Channel {
         });
     }
 
+    @Override
+    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        putSignal(false, pe, offset, src, signalOffset, signal, update);
+    }
+
+    @Override
+    public void putSignalNbi(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        putSignal(true, pe, offset, src, signalOffset, signal, update);
+    }
+
     /**
      * A small payload: one {@link SignalMessages message} with the data and the signal. A large one:
      * the data, a fence on the worker (later operations on an endpoint complete after earlier ones),
      * then the signal.
      */
-    @Override
-    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add,
-            boolean nbi) {
+    private void putSignal(boolean nbi, int pe, long offset, MemorySegment src, long signalOffset, long signal,
+            AtomicOp update) {
+        String what = nbi ? "put_signal_nbi" : "put_signal";
+        boolean add = AtomicOp.checkSignal(what, update) == AtomicOp.ADD;
         // the message's handler adds with a CPU atomic: only where the engine's atomics mix with those
         if (src.byteSize() <= SignalMessages.MAX_PAYLOAD && (!add || transport.atomicsCoherentWithCpu())) {
-            locked(nbi ? "put_signal_nbi" : "put_signal", pe, () -> {
-                if (batches != null && batches.putSignal(pe, offset, src, signalOffset, signal, add)) {
+            locked(what, pe, () -> {
+                if (batches != null && batches.putSignal(pe, offset, src, signalOffset, signal, update)) {
                     return 0;
                 }
                 unbatched(pe);
-                message(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0,
-                        nbi ? "put_signal_nbi" : "put_signal");
+                message(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0, what);
                 return 0;
             });
             return;
@@ -468,7 +478,7 @@ final class UcxChannel implements Channel {
                 put(pe, offset, src);
             }
             fence();
-            atomic(add ? AtomicOp.ADD : AtomicOp.SWAP, 8, pe, signalOffset, signal);
+            atomic(update, 8, pe, signalOffset, signal);
         } finally {
             lock.unlock();
         }

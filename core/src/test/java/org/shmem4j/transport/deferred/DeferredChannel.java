@@ -253,11 +253,17 @@ final class DeferredChannel implements Channel {
     }
 
     @Override
-    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add,
-            boolean nbi) {
+    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        AtomicOp.checkSignal("put_signal", update);
         put(pe, offset, src);
         fence(); // the signal goes in a later epoch than its data
-        atomic(add ? AtomicOp.ADD : AtomicOp.SWAP, 8, pe, signalOffset, signal);
+        atomic(update, 8, pe, signalOffset, signal);
+    }
+
+    @Override
+    public void putSignalNbi(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        // its put copies the source: local completion either way
+        putSignal(pe, offset, src, signalOffset, signal, AtomicOp.checkSignal("put_signal_nbi", update));
     }
 
     @Override

@@ -175,7 +175,7 @@ class UcxChannelTest extends ChannelContract {
             try {
                 Channel waiter = t[0].openChannel(ChannelMode.SHARED), created = t[0].openChannel(ChannelMode.SHARED);
                 regions[0].asSlice(0, big).fill((byte) 7);
-                created.putSignal(1, 0, regions[0].asSlice(0, big), signalAt, 1, false, true);
+                created.putSignalNbi(1, 0, regions[0].asSlice(0, big), signalAt, 1, AtomicOp.SWAP);
                 long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a hang fails, it is no speed limit
                 while (regions[1].get(ValueLayout.JAVA_LONG, signalAt) == 0) {
                     waiter.progress();
@@ -203,9 +203,13 @@ class UcxChannelTest extends ChannelContract {
                 long words = 4096;
                 for (int round = 1; round <= 3; round++) {
                     for (int i = 0; i < 200; i++) {
-                        a.putSignal(1, 0, data, words, 1, true, false);
+                        a.putSignal(1, 0, data, words, 1, AtomicOp.ADD);
                         if (i % 2 == 0) {
-                            b.putSignal(1, 64, data, words + 8, 1, true, i % 4 == 0);
+                            if (i % 4 == 0) {
+                                b.putSignalNbi(1, 64, data, words + 8, 1, AtomicOp.ADD);
+                            } else {
+                                b.putSignal(1, 64, data, words + 8, 1, AtomicOp.ADD);
+                            }
                         }
                     }
                     b.quiet();
@@ -250,7 +254,7 @@ class UcxChannelTest extends ChannelContract {
                     int messages = round == 4 ? 5 : 1; // round 4: several messages before the quiet
                     for (int m = 0; m < messages; m++) {
                         word.set(ValueLayout.JAVA_LONG, 0, ++value);
-                        c.putSignal(1, at, word, at + 8, value, false, false);
+                        c.putSignal(1, at, word, at + 8, value, AtomicOp.SWAP);
                     }
                     c.quiet();
                     assertEquals(value, regions[1].get(ValueLayout.JAVA_LONG, at), "data after the quiet of round " + round);
@@ -265,7 +269,7 @@ class UcxChannelTest extends ChannelContract {
                 assertEquals(6, asked, "messages that asked for an answer: the first of rounds 1-4, 6, 7");
                 for (int m = 0; m < 20; m++) { // no quiet: each answer arrives before the next message
                     word.set(ValueLayout.JAVA_LONG, 0, ++value);
-                    c.putSignal(1, at, word, at + 8, value, false, false);
+                    c.putSignal(1, at, word, at + 8, value, AtomicOp.SWAP);
                     while (c.answersAwaited()) {
                         c.progress();
                     }
@@ -302,9 +306,9 @@ class UcxChannelTest extends ChannelContract {
                 for (int i = 1; i <= 40; i++) {
                     Channel c = t[0].openChannel(ChannelMode.PRIVATE);
                     for (int j = 0; j < i % 5 + 1; j++) {
-                        c.putSignal(1, 0, data, words, 1, true, false);
+                        c.putSignal(1, 0, data, words, 1, AtomicOp.ADD);
                     }
-                    kept.putSignal(1, 64, data, words + 8, 1, true, false);
+                    kept.putSignal(1, 64, data, words + 8, 1, AtomicOp.ADD);
                     c.quiet();
                     c.close();
                 }
@@ -329,7 +333,7 @@ class UcxChannelTest extends ChannelContract {
             Map.entry("fetching atomic", c -> c.fetchingAtomic(AtomicOp.ADD, 8, 1, 8, 1, 0)),
             Map.entry("fetching atomic nbi", c -> c.fetchingAtomicNbi(MemorySegment.ofArray(new long[1]), AtomicOp.ADD, 8, 1, 8, 1, 0)),
             Map.entry("atomic", c -> c.atomic(AtomicOp.ADD, 8, 1, 8, 1)),
-            Map.entry("put_signal", c -> c.putSignal(1, 0, MemorySegment.ofArray(new long[1]), 16, 1, true, false)),
+            Map.entry("put_signal", c -> c.putSignal(1, 0, MemorySegment.ofArray(new long[1]), 16, 1, AtomicOp.ADD)),
             Map.entry("signal", c -> c.putRaise(1, 0, MemorySegment.ofArray(new long[1]), 24, 1)),
             Map.entry("fence", Channel::fence),
             Map.entry("quiet", Channel::quiet),
@@ -483,7 +487,7 @@ class UcxChannelTest extends ChannelContract {
                 MemorySegment word = arena.allocate(8, 8);
                 for (int i = 0; i < n; i++) {
                     c.putNbi(1, 8L * (i % 512), word); // native: staged by no route, RMA or message
-                    c.putSignal(1, 4096 + 8L * (i % 512), MemorySegment.ofArray(new long[] {i}), 8192, 1, true, true);
+                    c.putSignalNbi(1, 4096 + 8L * (i % 512), MemorySegment.ofArray(new long[] {i}), 8192, 1, AtomicOp.ADD);
                 }
                 assertEquals(0, c.stagedBytes(), "bytes staged by " + n + " nbi messages before quiet");
                 c.quiet();
