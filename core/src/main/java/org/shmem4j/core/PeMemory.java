@@ -27,6 +27,9 @@ record PeMemory(ShmTransport shm, MemorySegment[] routes, SymmetricHeap heap) {
         ShmTransport shm = ShmTransport.open(table, bootstrap, topology.nodeIds(), params.get(Params.SHM_DIR), reserved + user);
         try {
             MemorySegment[] routes = new MemorySegment[bootstrap.size()];
+            if (!shm.capabilities().loadStore()) {
+                throw new IllegalStateException("shmem_init: transport " + shm.name() + " maps no region of this node");
+            }
             for (int pe = 0; pe < routes.length; pe++) {
                 routes[pe] = shm.mapping(pe);
             }

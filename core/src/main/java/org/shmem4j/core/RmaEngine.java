@@ -131,7 +131,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (network == null) {
                 throw new ShmemException(routine + ": a PE is on another node and no network transport is open");
             }
-            Channel c = network.openChannel(channelMode);
+            Channel c = network.openChannel(NetworkPolicy.options(network.capabilities(), channelMode));
             sessions.opened(c);
             channel = c;
         }

@@ -18,25 +18,27 @@ public interface Transport extends AutoCloseable {
     boolean reaches(int pe);
 
     /**
-     * A load/store view of PE {@code pe}'s whole symmetric region (offset 0 is the region's start,
-     * the same offset on every PE), or null when {@code pe} is reached by messages only.
+     * What this transport's routes can do (the core decides from it how to use them); the same
+     * value for the transport's life.
      */
-    MemorySegment mapping(int pe);
+    Capabilities capabilities();
 
     /**
-     * True if this transport's atomics on a word are atomic with respect to CPU atomics done on the
-     * same word by the PEs of the word's node (shared memory; UCX's software-emulated atomics).
-     * NIC atomics are not: a job that uses them must send every AMO through the network.
+     * A load/store view of PE {@code pe}'s whole symmetric region (offset 0 is the region's start,
+     * the same offset on every PE), or null when {@code pe} is not mapped; asked only of a
+     * transport whose {@link Capabilities#loadStore} is true.
      */
-    boolean atomicsCoherentWithCpu();
+    default MemorySegment mapping(int pe) {
+        throw new UnsupportedOperationException("mapping(" + pe + "): transport " + name() + " maps no region (no loadStore capability)");
+    }
 
     /** What this PE sent through this transport ({@link Traffic#NONE} for a transport without a network). */
     default Traffic traffic() {
         return Traffic.NONE;
     }
 
-    /** A new channel for one context, usable as {@code mode} says. */
-    Channel openChannel(ChannelMode mode);
+    /** A new channel for one context, used as {@code options} say. */
+    Channel openChannel(ChannelOptions options);
 
     /** Unmaps and releases everything; no segment or channel of this transport may be used after. */
     @Override

@@ -13,8 +13,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.HexFormat;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.transport.Capabilities;
 import org.shmem4j.transport.Channel;
-import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.ChannelOptions;
 import org.shmem4j.transport.Transport;
 
 /**
@@ -32,6 +33,7 @@ import org.shmem4j.transport.Transport;
  * holds one reference here (the segment, null off the node) and one in its route table.
  */
 public final class ShmTransport implements Transport {
+    private static final Capabilities CAPABILITIES = new Capabilities(true, true, true, 0);
     /** The process's mappings of this init's regions, which this PE uses until close. */
     private final RegionMappings.Share share;
     /** Per world PE its region's segment, null off this node (the channels index it by rank). */
@@ -161,14 +163,15 @@ public final class ShmTransport implements Transport {
         return mappings[pe] != null;
     }
 
+    /** Loads, stores and CPU atomics on the mappings: no target CPU, no messages. */
     @Override
-    public boolean atomicsCoherentWithCpu() {
-        return true;
+    public Capabilities capabilities() {
+        return CAPABILITIES;
     }
 
     /** One channel would serve every context (operations complete as issued); a fresh one is as cheap. */
     @Override
-    public Channel openChannel(ChannelMode mode) {
+    public Channel openChannel(ChannelOptions options) {
         return new MappedChannel(mappings);
     }
 
