@@ -20,7 +20,8 @@ import java.lang.foreign.MemorySegment;
  *     {@link #fetchingAtomicNbi} deliver into their destination by the next {@code quiet}, also when
  *     it is on the Java heap (staged through native memory and copied at quiet).</li>
  * <li>{@link #atomic} (non-fetching) is delivered by the next {@code quiet}.</li>
- * <li>{@link #putSignal}: no PE sees the signal before the data (whatever the signal's value).</li>
+ * <li>{@link #putSignal}, {@link #putSignalNbi}: no PE sees the signal before the data (whatever the
+ *     signal's value).</li>
  * <li>{@link #putRaise} is delivered without any further call on either side: its receiver waits
  *     for the word to grow, so quiet need not complete it (a network channel would otherwise pay a
  *     round trip per quiet for raises nobody waits on); closing the channel does, and
