@@ -60,7 +60,7 @@ final class NetworkEngine {
                         bootstrap.peerLost(pe, reason);
                     }
                 }, everyAmo));
-        if (!everyAmo && !network.atomicsCoherentWithCpu()) {
+        if (!everyAmo && !network.capabilities().atomicsCoherentWithCpu()) {
             network.close();
             throw new ShmemException("shmem_init: the atomics of network engine '" + name + "' are not atomic with respect to"
                     + " CPU atomics on the PEs of a node (with UCX: UCX_ATOMIC_MODE other than cpu on a node with an RDMA device); set "

@@ -139,7 +139,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             if (network == null) {
                 throw new ShmemException(routine + ": a PE is on another node and no network transport is open");
             }
-            Channel c = network.openChannel(channelMode);
+            Channel c = network.openChannel(NetworkPolicy.options(network.capabilities(), channelMode));
             sessions.opened(c);
             channel = c;
         }
@@ -933,8 +933,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
 
     /**
      * {@code data} to {@code offset} on {@code pe}, then the signal update, which no PE can see
-     * before the data: on a mapped peer the update is ordered after the copy (see
-     * {@link #updateSignal}); on the network the channel keeps that promise.
+     * before the data: {@link Router#putSignal} keeps that promise on either route.
      */
     private void storeThenSignal(String routine, int pe, long offset, MemorySegment data, long sigOff, long signal, SignalOp sigOp,
             boolean nbi) {

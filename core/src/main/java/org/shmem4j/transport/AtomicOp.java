@@ -12,5 +12,19 @@ public enum AtomicOp {
     XOR,
     SWAP,
     /** Replaces the word with the operand if it equals the compare value; always returns the old value. */
-    COMPARE_SWAP
+    COMPARE_SWAP;
+
+    /**
+     * Checks that {@code update} may update a signal word ({@link Channel#putSignal}): {@link #SWAP}
+     * (the signal set) or {@link #ADD}.
+     *
+     * @return {@code update}
+     * @throws IllegalArgumentException naming {@code routine} and the operation otherwise
+     */
+    public static AtomicOp checkSignal(String routine, AtomicOp update) {
+        if (update != SWAP && update != ADD) {
+            throw new IllegalArgumentException(routine + ": a signal is updated by SWAP (set) or ADD, not " + update);
+        }
+        return update;
+    }
 }

@@ -149,8 +149,9 @@ public final class Batches<H> {
         return appended(1);
     }
 
-    /** Appends a put with signal: the data, then the signal set or added. */
-    public boolean putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add) {
+    /** Appends a put with signal: the data, then the signal set ({@link AtomicOp#SWAP}) or added ({@link AtomicOp#ADD}). */
+    public boolean putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        AtomicOp.checkSignal("put_signal", update);
         long length = src.byteSize();
         if (!active || length > maxPut || Math.max(offset, signalOffset) > Batch.MAX_OFFSET) {
             return false;
@@ -159,7 +160,7 @@ public final class Batches<H> {
         if (length > 0) {
             b.put(offset, src);
         }
-        b.word(add ? Batch.ADD : Batch.SIGNAL, 8, signalOffset, signal);
+        b.word(update == AtomicOp.ADD ? Batch.ADD : Batch.SIGNAL, 8, signalOffset, signal);
         return appended(1);
     }
 

@@ -20,11 +20,12 @@ import java.lang.foreign.MemorySegment;
  *     {@link #fetchingAtomicNbi} deliver into their destination by the next {@code quiet}, also when
  *     it is on the Java heap (staged through native memory and copied at quiet).</li>
  * <li>{@link #atomic} (non-fetching) is delivered by the next {@code quiet}.</li>
- * <li>{@link #putSignal}: no PE sees the signal before the data (whatever the signal's value).</li>
- * <li>{@link #putRaise} is delivered without any further call on either side: the library's flags
- *     it carries are awaited by their receivers, so quiet need not complete it (a network channel
- *     would otherwise pay a round trip per quiet for the previous barrier's flags); closing the
- *     channel does, and {@link #settle}.</li>
+ * <li>{@link #putSignal}, {@link #putSignalNbi}: no PE sees the signal before the data (whatever the
+ *     signal's value).</li>
+ * <li>{@link #putRaise} is delivered without any further call on either side: its receiver waits
+ *     for the word to grow, so quiet need not complete it (a network channel would otherwise pay a
+ *     round trip per quiet for raises nobody waits on); closing the channel does, and
+ *     {@link #settle}.</li>
  * <li>{@link #quiet()} completes everything this channel issued, to every PE; {@link #quiet(int)}
  *     only what it issued to one PE (pe_quiet may complete more, never less).</li>
  * </ul>
@@ -49,20 +50,25 @@ public interface Channel extends AutoCloseable {
     void atomic(AtomicOp op, int bytes, int pe, long offset, long operand);
 
     /**
-     * Puts {@code src}, then updates the 8-byte signal word at {@code signalOffset} on the same PE:
-     * set to {@code signal}, or atomically add it. Completes as {@link #put} ({@code nbi}: as
-     * {@link #putNbi}).
+     * Puts {@code src}, then updates the 8-byte signal word at {@code signalOffset} on the same PE
+     * with {@code update}: {@link AtomicOp#SWAP} sets it to {@code signal} (its old value is not
+     * fetched), {@link AtomicOp#ADD} atomically adds {@code signal}; any other operation is an
+     * {@code IllegalArgumentException} ({@link AtomicOp#checkSignal}). Completes as {@link #put}.
      */
-    void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add, boolean nbi);
+    void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update);
+
+    /** {@link #putSignal}, completing as {@link #putNbi}. */
+    void putSignalNbi(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update);
 
     /**
-     * Puts {@code src} (possibly empty), then raises the 8-byte word at {@code flagOffset} on
-     * {@code pe} to {@code value} unless it holds at least that already: for words that only grow,
-     * such as the collectives' flags. The raise is never visible before its data, nor before this
-     * channel's earlier puts, atomics, puts with signal and raises (with their data) to {@code pe},
-     * as if fenced: a sender's flag stamps grow, and the collectives read a later stamp as "the
-     * earlier steps' data arrived". {@code src} is reusable at return; delivered without further
-     * calls, complete at the channel's close (not at quiet).
+     * Puts {@code src} (possibly empty), then raises the 8-byte notification word at
+     * {@code flagOffset} on {@code pe} to {@code value} unless it holds at least that already: a
+     * word that only grows, so raises may land in any order and the largest wins. Ordered as if
+     * fenced: the raise is never visible before its data, nor before this channel's earlier puts,
+     * atomics, puts with signal and raises (with their data) to {@code pe}, so a receiver that sees
+     * a value may read everything sent to it before. Self-completing: {@code src} is reusable at
+     * return, and the raise is delivered without further calls on either side; quiet need not
+     * complete it, {@link #settle} and closing the channel do.
      */
     void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value);
 

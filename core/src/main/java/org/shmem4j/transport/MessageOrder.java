@@ -4,7 +4,7 @@ import java.util.BitSet;
 
 /**
  * The order and completion protocol of a channel's messages (puts with signal, raises, session
- * batches, and small puts where the target's CPU carries the engine's RMA anyway) with its RMA and
+ * batches, and the small puts its {@link ChannelOptions} send as messages) with its RMA and
  * atomics. A message is applied when the target runs its handler, which an endpoint flush does not
  * wait for, and it is not answered: the channel numbers what it sends to each PE (the target
  * applies them in that order) and, when it must know, asks the PE to confirm that count (one round
@@ -47,8 +47,7 @@ public final class MessageOrder {
         AWAIT
     }
 
-    private final boolean putsAsMessages;
-    private final long maxPayload;
+    private final long messagePutLimit;
     /**
      * Per PE: messages sent, and how many of them the PE confirmed applied. With {@code asked},
      * {@code answerDue} and {@code sinceQuiet}: five longs per PE per channel, 2.5 MiB at 65,536
@@ -76,13 +75,12 @@ public final class MessageOrder {
     /**
      * @param sent per PE, how many messages this sender already sent, all confirmed: zeros for a
      *        new sender, a retired one's {@link #handOver} to go on with its numbers
-     * @param putsAsMessages whether small puts go as messages
-     * @param maxPayload the largest put that does
+     * @param messagePutLimit the largest put that goes as a message (0: none does), as the channel
+     *        was told ({@link ChannelOptions#messagePutLimit})
      */
-    public MessageOrder(long[] sent, boolean putsAsMessages, long maxPayload) {
+    public MessageOrder(long[] sent, long messagePutLimit) {
         int npes = sent.length;
-        this.putsAsMessages = putsAsMessages;
-        this.maxPayload = maxPayload;
+        this.messagePutLimit = messagePutLimit;
         this.sent = sent.clone();
         this.confirmed = sent.clone();
         this.asked = new long[npes];
@@ -93,12 +91,12 @@ public final class MessageOrder {
     // ------------------------------------------------------------------ decisions
 
     /**
-     * Whether a put of {@code bytes} to {@code pe} goes as a message: not when a fence separates it
-     * from RMA or atomics to {@code pe} not yet flushed (the message would have to flush them
+     * Whether a put of {@code bytes} to {@code pe} goes as a message: when the limit allows, but not
+     * when a fence separates it from RMA or atomics to {@code pe} not yet flushed (the message would have to flush them
      * first; as RMA it is ordered after them by the engine's fence, free).
      */
     public boolean putAsMessage(int pe, long bytes) {
-        return putsAsMessages && bytes <= maxPayload && !fencedRma.get(pe);
+        return bytes <= messagePutLimit && messagePutLimit > 0 && !fencedRma.get(pe);
     }
 
     /**

@@ -15,19 +15,18 @@ public interface Transport extends AutoCloseable {
     boolean reaches(int pe);
 
     /**
-     * True if this transport's atomics on a word are atomic with respect to CPU atomics done on the
-     * same word by the PEs of the word's node (UCX's software-emulated atomics, applied by the target's CPU).
-     * NIC atomics are not: a job that uses them must send every AMO through the network.
+     * What this transport's routes can do (the core decides from it how to use them); the same
+     * value for the transport's life.
      */
-    boolean atomicsCoherentWithCpu();
+    Capabilities capabilities();
 
     /** What this PE sent through this transport ({@link Traffic#NONE} for a transport without a network). */
     default Traffic traffic() {
         return Traffic.NONE;
     }
 
-    /** A new channel for one context, usable as {@code mode} says. */
-    Channel openChannel(ChannelMode mode);
+    /** A new channel for one context, used as {@code options} say. */
+    Channel openChannel(ChannelOptions options);
 
     /** Unmaps and releases everything; no segment or channel of this transport may be used after. */
     @Override

@@ -124,7 +124,7 @@ class BatchesTest {
                     boolean add = random.nextBoolean();
                     long signal = random.nextLong();
                     MemorySegment src = longs(random.nextLong());
-                    assertTrue(b.putSignal(pe, offset, src, offset + 8, signal, add));
+                    assertTrue(b.putSignal(pe, offset, src, offset + 8, signal, add ? AtomicOp.ADD : AtomicOp.SWAP));
                     MemorySegment.copy(src, 0, expected[pe], offset, 8);
                     if (add) {
                         CpuAtomics.apply(expected[pe], AtomicOp.ADD, 8, offset + 8, signal, 0);

@@ -2,6 +2,8 @@ package org.shmem4j.transport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -210,11 +212,30 @@ public abstract class ChannelContract {
         for (int k = 1; k <= rounds; k++) {
             java.util.Arrays.fill(payload, (byte) k);
             boolean add = k % 2 == 0;
-            ch.putSignal(1, data, MemorySegment.ofArray(payload), sig, add ? 1 : k, add, k % 3 == 0);
+            AtomicOp update = add ? AtomicOp.ADD : AtomicOp.SWAP;
+            if (k % 3 == 0) {
+                ch.putSignalNbi(1, data, MemorySegment.ofArray(payload), sig, add ? 1 : k, update);
+            } else {
+                ch.putSignal(1, data, MemorySegment.ofArray(payload), sig, add ? 1 : k, update);
+            }
             ch.quiet(1); // the next payload may only overwrite a delivered one
         }
         target.join(60_000);
         assertEquals(null, wrong.get());
+    }
+
+    /** A signal is set (SWAP) or added (ADD); any other operation is refused, named with the routine, and nothing is sent. */
+    @Test
+    void aSignalIsUpdatedOnlyBySetOrAdd() {
+        MemorySegment word = MemorySegment.ofArray(new long[] {7});
+        for (AtomicOp op : new AtomicOp[] {AtomicOp.AND, AtomicOp.OR, AtomicOp.XOR, AtomicOp.COMPARE_SWAP}) {
+            String set = assertThrows(IllegalArgumentException.class, () -> ch.putSignal(1, 8192, word, 2048, 1, op)).getMessage();
+            assertTrue(set.startsWith("put_signal:") && set.endsWith(" " + op), set);
+            String nbi = assertThrows(IllegalArgumentException.class, () -> ch.putSignalNbi(1, 8192, word, 2048, 1, op)).getMessage();
+            assertTrue(nbi.startsWith("put_signal_nbi:") && nbi.endsWith(" " + op), nbi);
+        }
+        ch.quiet();
+        assertEquals(0L, (long) LONG.getAcquire(f.region(1), 8192L), "a refused put with signal put nothing");
     }
 
     @Test
@@ -276,11 +297,15 @@ public abstract class ChannelContract {
     @Test
     void fenceOrdersPutsWithSignalAndPutsBothWays() {
         for (int i = 1; i <= 300; i++) {
-            ch.putSignal(1, 8192, MemorySegment.ofArray(new long[] {i}), 2048, i, false, true);
+            ch.putSignalNbi(1, 8192, MemorySegment.ofArray(new long[] {i}), 2048, i, AtomicOp.SWAP);
             ch.fence();
             ch.putNbi(1, 8200, MemorySegment.ofArray(new long[] {i}));
             ch.fence();
-            ch.putSignal(1, 8208, MemorySegment.ofArray(new long[] {i}), 2056, i, false, i % 2 == 0);
+            if (i % 2 == 0) {
+                ch.putSignalNbi(1, 8208, MemorySegment.ofArray(new long[] {i}), 2056, i, AtomicOp.SWAP);
+            } else {
+                ch.putSignal(1, 8208, MemorySegment.ofArray(new long[] {i}), 2056, i, AtomicOp.SWAP);
+            }
             long third = (long) LONG.getAcquire(f.region(1), 8208L);
             long second = (long) LONG.getAcquire(f.region(1), 8200L);
             long first = (long) LONG.getAcquire(f.region(1), 8192L);

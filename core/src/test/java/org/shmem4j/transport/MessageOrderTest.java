@@ -31,7 +31,7 @@ class MessageOrderTest {
 
     @Test
     void smallPutsGoAsMessagesUnlessAFenceFollowsUnflushedRma() {
-        MessageOrder o = new MessageOrder(new long[2], true, MAX);
+        MessageOrder o = new MessageOrder(new long[2], MAX);
         assertTrue(o.putAsMessage(1, MAX));
         assertFalse(o.putAsMessage(1, MAX + 1), "a put larger than a message's payload is RMA");
         o.rmaIssued(1);
@@ -42,12 +42,15 @@ class MessageOrderTest {
         o.quieted(-1);
         o.fence();
         assertTrue(o.putAsMessage(1, 8), "after quiet nothing is unflushed");
-        assertFalse(new MessageOrder(new long[2], false, MAX).putAsMessage(1, 8), "where puts do not go as messages");
+        assertFalse(new MessageOrder(new long[2], 0).putAsMessage(1, 8), "where puts do not go as messages");
+        assertFalse(new MessageOrder(new long[2], 0).putAsMessage(1, 0), "not even empty ones");
+        assertTrue(new MessageOrder(new long[2], 64).putAsMessage(1, 64), "up to the limit given");
+        assertFalse(new MessageOrder(new long[2], 64).putAsMessage(1, 65), "and no further");
     }
 
     @Test
     void aRaiseFollowsAllRmaBeforeItAnotherMessageOnlyWhatAFenceSeparates() {
-        MessageOrder o = new MessageOrder(new long[2], true, MAX);
+        MessageOrder o = new MessageOrder(new long[2], MAX);
         assertFalse(o.flushBeforeMessage(1, true));
         o.rmaIssued(1);
         assertTrue(o.flushBeforeMessage(1, true), "a raise after RMA: the flush first");
@@ -62,7 +65,7 @@ class MessageOrderTest {
 
     @Test
     void rmaAfterAFenceWaitsForTheMessagesBeforeItOnce() {
-        MessageOrder o = new MessageOrder(new long[2], true, MAX);
+        MessageOrder o = new MessageOrder(new long[2], MAX);
         o.messageSent(1, false, false);
         assertFalse(o.confirmBeforeRma(1), "no fence");
         o.fence();
@@ -129,7 +132,7 @@ class MessageOrderTest {
 
     @Test
     void olderAndMalformedAnswersChangeNothing() {
-        MessageOrder o = new MessageOrder(new long[2], true, MAX);
+        MessageOrder o = new MessageOrder(new long[2], MAX);
         o.messageSent(1, false, false);
         o.messageSent(1, false, false);
         o.queried(1);
@@ -150,7 +153,7 @@ class MessageOrderTest {
 
     @Test
     void aRetiredSenderHandsOverItsNumbersOnceAllIsConfirmed() {
-        MessageOrder o = new MessageOrder(new long[] {0, 5}, true, MAX);
+        MessageOrder o = new MessageOrder(new long[] {0, 5}, MAX);
         assertEquals(Confirmation.CONFIRMED, o.confirmation(1), "a retired sender's messages were all confirmed");
         assertEquals(6, o.nextNumber(1));
         o.messageSent(1, true, false);
@@ -296,7 +299,7 @@ class MessageOrderTest {
             this.putsAsMessages = putsAsMessages;
             this.policy = policy;
             this.random = random;
-            this.order = new MessageOrder(new long[npes], putsAsMessages, MAX);
+            this.order = new MessageOrder(new long[npes], putsAsMessages ? MAX : 0);
             targets = new Target[npes];
             for (int pe = 0; pe < npes; pe++) {
                 targets[pe] = new Target();
@@ -483,7 +486,7 @@ class MessageOrderTest {
             }
             long[] handOver = order.handOver();
             check(handOver != null && java.util.Arrays.equals(handOver, counts), "a closed sender hands over its counts");
-            order = new MessageOrder(handOver, putsAsMessages, MAX);
+            order = new MessageOrder(handOver, putsAsMessages ? MAX : 0);
             java.util.Arrays.fill(connected, false);
             java.util.Arrays.fill(lastQuery, 0);
             java.util.Arrays.fill(sinceQuiet, 0);

@@ -158,7 +158,11 @@ public final class Router {
             MemorySegment.copy(src, 0, m, offset, src.byteSize());
             updateSignal(m, signalOffset, signalOp, signal);
         } else {
-            channel(routine, pe).putSignal(worldRank(pe), offset, src, signalOffset, signal, signalOp == AtomicOp.ADD, nbi);
+            if (nbi) {
+                channel(routine, pe).putSignalNbi(worldRank(pe), offset, src, signalOffset, signal, signalOp);
+            } else {
+                channel(routine, pe).putSignal(worldRank(pe), offset, src, signalOffset, signal, signalOp);
+            }
         }
     }
 

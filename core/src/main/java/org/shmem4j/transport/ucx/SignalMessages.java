@@ -44,9 +44,10 @@ import org.shmem4j.transport.Traffic;
  * sender, at once or when the last of them arrives (UCX need not deliver them in order). Flushing
  * an endpoint would not do: it says nothing about whether a message's handler ran.
  *
- * <p>The same message without a signal carries a small put where the engine's RMA is itself
- * messages (see {@link UcxTransport#targetCpuCarriesRma}): UCX answers each of its emulated puts,
- * a message of ours is confirmed by count, once per quiet.
+ * <p>The same message without a signal carries a small put when the channel is told so
+ * ({@link org.shmem4j.transport.ChannelOptions#messagePutLimit}: where the engine's RMA is itself
+ * messages, see {@link UcxTransport#capabilities}): UCX answers each of its emulated puts, a
+ * message of ours is confirmed by count, once per quiet.
  *
  * <p>A sender whose quiets follow single messages (put, quiet, put, quiet: a query and its answer
  * would be two sends more for one message) asks for an answer in the message itself (flag bit 3):

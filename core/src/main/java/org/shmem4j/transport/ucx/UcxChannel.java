@@ -17,6 +17,7 @@ import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Batch;
 import org.shmem4j.transport.Batches;
 import org.shmem4j.transport.Channel;
+import org.shmem4j.transport.ChannelOptions;
 import org.shmem4j.transport.MessageOrder;
 import org.shmem4j.transport.Traffic;
 
@@ -71,6 +72,8 @@ final class UcxChannel implements Channel {
     /** The order of the channel's messages with its RMA, and what confirms them; {@link MessageRoute} does what it decides. */
     private final MessageOrder order;
     private final MessageRoute route;
+    /** Whether non-fetching atomics and signal additions may travel in messages ({@link ChannelOptions#atomicsAsMessages}). */
+    private final boolean atomicsAsMessages;
     /** The transport's count of what this PE sent. */
     private final Traffic traffic;
     /** A session's batches (made by the first session that batches), sent as {@link MessageRoute} messages. */
@@ -83,8 +86,9 @@ final class UcxChannel implements Channel {
     /** An operation in flight (its request may be null when it completed at once) and its delivery at quiet. */
     private record Pending(int pe, MemorySegment request, Runnable atQuiet, String what) {}
 
-    UcxChannel(UcxTransport transport, int npes, UcxTransport.SenderIdentity as) {
+    UcxChannel(UcxTransport transport, ChannelOptions options, int npes, UcxTransport.SenderIdentity as) {
         this.transport = transport;
+        this.atomicsAsMessages = options.atomicsAsMessages();
         this.ucx = transport.ucx();
         // Serialized for every mode: the channel's lock serializes its users and the progress agent,
         // which must progress even a private context's worker (its sends may wait in the worker).
@@ -105,8 +109,7 @@ final class UcxChannel implements Channel {
         this.posted = new PostedAtomics(ucx, requests, arena);
         this.staging = new Staging(arena);
         this.bounce = arena.allocate(4096, 64);
-        // small puts go as messages where the target's CPU carries RMA anyway (see targetCpuCarriesRma)
-        this.order = new MessageOrder(as.sent(), transport.targetCpuCarriesRma(), SignalMessages.MAX_PAYLOAD);
+        this.order = new MessageOrder(as.sent(), options.messagePutLimit());
         this.traffic = transport.traffic();
         this.route = new MessageRoute(ucx, worker, arena, endpoints, requests, order, traffic, as.key(), this::replied);
         transport.agent().watch(worker, lock, () -> (long) USES.getOpaque(this));
@@ -424,8 +427,8 @@ final class UcxChannel implements Channel {
             throw new IllegalArgumentException("atomic: a compare-and-swap always fetches (use fetchingAtomic)");
         }
         locked("atomic", pe, () -> {
-            if (batches != null) { // the batch's handler adds with CPU atomics: only where those mix with the engine's
-                if (transport.atomicsCoherentWithCpu() && batches.atomic(pe, op, bytes, offset, operand)) {
+            if (batches != null) { // the batch's handler applies them with CPU atomics: only where it may
+                if (atomicsAsMessages && batches.atomic(pe, op, bytes, offset, operand)) {
                     return 0;
                 }
                 unbatched(pe);
@@ -439,23 +442,33 @@ final class UcxChannel implements Channel {
         });
     }
 
+    @Override
+    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        putSignal(false, pe, offset, src, signalOffset, signal, update);
+    }
+
+    @Override
+    public void putSignalNbi(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        putSignal(true, pe, offset, src, signalOffset, signal, update);
+    }
+
     /**
      * A small payload: one {@link SignalMessages message} with the data and the signal. A large one:
      * the data, a fence on the worker (later operations on an endpoint complete after earlier ones),
      * then the signal.
      */
-    @Override
-    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add,
-            boolean nbi) {
-        // the message's handler adds with a CPU atomic: only where the engine's atomics mix with those
-        if (src.byteSize() <= SignalMessages.MAX_PAYLOAD && (!add || transport.atomicsCoherentWithCpu())) {
-            locked(nbi ? "put_signal_nbi" : "put_signal", pe, () -> {
-                if (batches != null && batches.putSignal(pe, offset, src, signalOffset, signal, add)) {
+    private void putSignal(boolean nbi, int pe, long offset, MemorySegment src, long signalOffset, long signal,
+            AtomicOp update) {
+        String what = nbi ? "put_signal_nbi" : "put_signal";
+        boolean add = AtomicOp.checkSignal(what, update) == AtomicOp.ADD;
+        // the message's handler adds with a CPU atomic: only where it may
+        if (src.byteSize() <= SignalMessages.MAX_PAYLOAD && (!add || atomicsAsMessages)) {
+            locked(what, pe, () -> {
+                if (batches != null && batches.putSignal(pe, offset, src, signalOffset, signal, update)) {
                     return 0;
                 }
                 unbatched(pe);
-                message(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0,
-                        nbi ? "put_signal_nbi" : "put_signal");
+                message(pe, offset, src, signalOffset, signal, add ? SignalMessages.FLAG_ADD : 0, what);
                 return 0;
             });
             return;
@@ -468,7 +481,7 @@ final class UcxChannel implements Channel {
                 put(pe, offset, src);
             }
             fence();
-            atomic(add ? AtomicOp.ADD : AtomicOp.SWAP, 8, pe, signalOffset, signal);
+            atomic(update, 8, pe, signalOffset, signal);
         } finally {
             lock.unlock();
         }

@@ -21,8 +21,9 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import org.shmem4j.ShmemException;
 import org.shmem4j.bootstrap.Bootstrap;
+import org.shmem4j.transport.Capabilities;
 import org.shmem4j.transport.Channel;
-import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.ChannelOptions;
 import org.shmem4j.transport.JobHealth;
 import org.shmem4j.transport.NetworkSetup;
 import org.shmem4j.transport.Traffic;
@@ -76,9 +77,8 @@ final class UcxTransport implements Transport {
     private final int rank;
     /** The agent's {@link ProgressAgent#served} when a waiter last progressed. */
     private long agentServedSeen;
-    /** See {@link #targetCpuCarriesRma}. */
-    private final boolean targetCpuCarriesRma = noRdmaDevice();
-    private final boolean atomicsCoherentWithCpu;
+    /** See {@link #capabilities()}. */
+    private final Capabilities capabilities;
     /** What this PE sent: its channels' operations and its handlers' replies and answers. */
     private final Traffic traffic = new Traffic();
     private boolean closed;
@@ -96,7 +96,9 @@ final class UcxTransport implements Transport {
         this.rkeys = new byte[npes][];
         this.bases = new long[npes];
         this.agent = new ProgressAgent(ucx, home, homeLock, this::sendAgedBatches, () -> !batching.isEmpty());
-        this.atomicsCoherentWithCpu = atomicsCoherentWithCpu(System.getenv(), setup.everyAmo(), !targetCpuCarriesRma);
+        boolean rdmaDevice = !noRdmaDevice();
+        this.capabilities = new Capabilities(atomicsCoherentWithCpu(System.getenv(), setup.everyAmo(), rdmaDevice), rdmaDevice,
+                SignalMessages.MAX_PAYLOAD);
     }
 
     /**
@@ -438,15 +440,15 @@ final class UcxTransport implements Transport {
     }
 
     /**
-     * Whether the target's CPU carries out this engine's RMA: UCX emulates RMA with messages over
-     * tcp, the only network transport of a node without RDMA devices (InfiniBand, RoCE and iWARP
-     * devices all appear under {@code /sys/class/infiniband}). Then a small put costs less as a
-     * message of shmem4j's own ({@link SignalMessages}, confirmed by count once per quiet) than as
-     * UCX's emulated put, which the target answers one by one: measured between 2 pseudo-nodes, an
-     * 8-byte put ping-pong 19-20 us one way as UCX puts, 9.5-17 us as messages.
+     * RMA without the target's CPU only with an RDMA device: UCX emulates RMA with messages over
+     * tcp, the only network transport of a node without one (InfiniBand, RoCE and iWARP devices all
+     * appear under {@code /sys/class/infiniband}), and the target's CPU then answers each put. Atomics
+     * as {@link #atomicsCoherentWithCpu(Map, boolean, boolean)} says; messages of up to
+     * {@link SignalMessages#MAX_PAYLOAD} sent eagerly.
      */
-    boolean targetCpuCarriesRma() {
-        return targetCpuCarriesRma;
+    @Override
+    public Capabilities capabilities() {
+        return capabilities;
     }
 
     private static boolean noRdmaDevice() {
@@ -457,28 +459,26 @@ final class UcxTransport implements Transport {
         }
     }
 
-    /** See {@link #atomicsCoherentWithCpu(Map, boolean, boolean)}. */
-    @Override
-    public boolean atomicsCoherentWithCpu() {
-        return atomicsCoherentWithCpu;
-    }
-
-    /**
-     * Every mode gets the same serialized channel: its lock is uncontended for a private context,
-     * and the progress agent needs it anyway (see {@link UcxChannel}).
-     */
     @Override
     public Traffic traffic() {
         return traffic;
     }
 
+    /**
+     * Every mode gets the same serialized channel: its lock is uncontended for a private context,
+     * and the progress agent needs it anyway (see {@link UcxChannel}). Its routes are the options'.
+     */
     @Override
-    public synchronized Channel openChannel(ChannelMode mode) {
+    public synchronized Channel openChannel(ChannelOptions options) {
         if (closed) {
             throw new IllegalStateException("the UCX transport is closed");
         }
+        if (options.messagePutLimit() > SignalMessages.MAX_PAYLOAD) {
+            throw new IllegalArgumentException("openChannel: a message put limit of " + options.messagePutLimit()
+                    + " bytes exceeds UCX's messages' payload (" + SignalMessages.MAX_PAYLOAD + ")");
+        }
         SenderIdentity as = retiredSenders.poll();
-        UcxChannel c = new UcxChannel(this, addresses.length,
+        UcxChannel c = new UcxChannel(this, options, addresses.length,
                 as != null ? as : new SenderIdentity((long) rank << 32 | nextSender++, new long[addresses.length]));
         channels.add(c);
         return c;

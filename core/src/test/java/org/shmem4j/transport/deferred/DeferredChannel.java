@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 import org.shmem4j.ShmemException;
 import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Channel;
-import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.ChannelOptions;
 import org.shmem4j.transport.CpuAtomics;
 import org.shmem4j.transport.shm.MappedChannel;
 
@@ -35,8 +35,8 @@ final class DeferredChannel implements Channel {
     private final boolean nicAtomics;
     private final Liveness liveness;
     private final Consumer<DeferredChannel> onClose;
-    /** What the opener said about its threads (the core's choice, which tests check). */
-    final ChannelMode mode;
+    /** What the opener said (the core's choice, which tests check); the courier's delivery needs none of it. */
+    final ChannelOptions options;
     private final List<Op> queued = new ArrayList<>();
     /** Queued raises the courier leaves alone for now ({@link Holdback}). */
     private final List<Op> held = new ArrayList<>();
@@ -54,9 +54,9 @@ final class DeferredChannel implements Channel {
     private boolean closed;
     private RuntimeException failure;
 
-    DeferredChannel(MemorySegment[] regions, Liveness liveness, boolean nicAtomics, boolean lazy, ChannelMode mode,
+    DeferredChannel(MemorySegment[] regions, Liveness liveness, boolean nicAtomics, boolean lazy, ChannelOptions options,
             Consumer<DeferredChannel> onClose) {
-        this.mode = mode;
+        this.options = options;
         this.lazy = lazy;
         this.target = new MappedChannel(regions);
         this.regions = regions;
@@ -253,11 +253,17 @@ final class DeferredChannel implements Channel {
     }
 
     @Override
-    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add,
-            boolean nbi) {
+    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        AtomicOp.checkSignal("put_signal", update);
         put(pe, offset, src);
         fence(); // the signal goes in a later epoch than its data
-        atomic(add ? AtomicOp.ADD : AtomicOp.SWAP, 8, pe, signalOffset, signal);
+        atomic(update, 8, pe, signalOffset, signal);
+    }
+
+    @Override
+    public void putSignalNbi(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        // its put copies the source: local completion either way
+        putSignal(pe, offset, src, signalOffset, signal, AtomicOp.checkSignal("put_signal_nbi", update));
     }
 
     @Override

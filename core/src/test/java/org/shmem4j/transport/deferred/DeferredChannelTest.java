@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.ChannelContract;
 import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.ChannelOptions;
 
 /** The test double keeps the contract it is meant to stress the core with. */
 class DeferredChannelTest extends ChannelContract {
@@ -18,7 +19,7 @@ class DeferredChannelTest extends ChannelContract {
         DeferredTransport transport = new DeferredTransport(0, regions, null, false, false);
         Channel[] channels = new Channel[npes];
         for (int pe = 0; pe < npes; pe++) {
-            channels[pe] = transport.openChannel(ChannelMode.SHARED);
+            channels[pe] = transport.openChannel(new ChannelOptions(ChannelMode.SHARED, 0, false));
         }
         return new Fixture() {
             @Override

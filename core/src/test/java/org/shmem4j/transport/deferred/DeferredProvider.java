@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.shmem4j.transport.Channel;
-import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.ChannelOptions;
 import org.shmem4j.transport.NetworkProvider;
 import org.shmem4j.transport.NetworkSetup;
 import org.shmem4j.transport.Transport;
@@ -21,9 +21,9 @@ public class DeferredProvider implements NetworkProvider {
     private final boolean nicAtomics;
     private final boolean lazy;
 
-    /** The mode {@code channel} was opened with, if this engine opened it; empty for another engine's (UCX in CI). */
-    public static Optional<ChannelMode> modeOf(Channel channel) {
-        return channel instanceof DeferredChannel c ? Optional.of(c.mode) : Optional.empty();
+    /** The options {@code channel} was opened with, if this engine opened it; empty for another engine's (UCX in CI). */
+    public static Optional<ChannelOptions> optionsOf(Channel channel) {
+        return channel instanceof DeferredChannel c ? Optional.of(c.options) : Optional.empty();
     }
 
     public DeferredProvider() {

@@ -3,8 +3,9 @@ package org.shmem4j.transport.deferred;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.shmem4j.transport.Capabilities;
 import org.shmem4j.transport.Channel;
-import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.ChannelOptions;
 import org.shmem4j.transport.Transport;
 
 /** The {@link DeferredProvider}'s transport: the remote PEs' regions, reached only through deferred channels. */
@@ -39,14 +40,15 @@ final class DeferredTransport implements Transport {
         return regions[pe] != null;
     }
 
+    /** Delivered by the sender's courier thread (no target CPU), with no messages of its own. */
     @Override
-    public boolean atomicsCoherentWithCpu() {
-        return !nicAtomics;
+    public Capabilities capabilities() {
+        return new Capabilities(!nicAtomics, true, 0);
     }
 
     @Override
-    public synchronized Channel openChannel(ChannelMode mode) {
-        DeferredChannel c = new DeferredChannel(regions, liveness, nicAtomics, lazy, mode, this::closed);
+    public synchronized Channel openChannel(ChannelOptions options) {
+        DeferredChannel c = new DeferredChannel(regions, liveness, nicAtomics, lazy, options, this::closed);
         open.add(c);
         return c;
     }

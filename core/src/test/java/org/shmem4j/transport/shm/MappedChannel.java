@@ -75,15 +75,20 @@ public final class MappedChannel implements Channel {
     }
 
     @Override
-    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, boolean add,
-            boolean nbi) {
+    public void putSignal(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        AtomicOp.checkSignal("put_signal", update);
         MemorySegment r = region(pe);
         MemorySegment.copy(src, 0, r, offset, src.byteSize());
-        if (add) {
+        if (update == AtomicOp.ADD) {
             CpuAtomics.apply(r, AtomicOp.ADD, 8, signalOffset, signal, 0); // a full fence: the data is visible first
         } else {
             CpuAtomics.setSignal(r, signalOffset, signal);
         }
+    }
+
+    @Override
+    public void putSignalNbi(int pe, long offset, MemorySegment src, long signalOffset, long signal, AtomicOp update) {
+        putSignal(pe, offset, src, signalOffset, signal, AtomicOp.checkSignal("put_signal_nbi", update));
     }
 
     @Override

@@ -30,6 +30,7 @@ import org.shmem4j.transport.AtomicOp;
 import org.shmem4j.transport.Channel;
 import org.shmem4j.transport.ChannelContract;
 import org.shmem4j.transport.ChannelMode;
+import org.shmem4j.transport.ChannelOptions;
 import org.shmem4j.transport.JobHealth;
 import org.shmem4j.transport.NetworkSetup;
 
@@ -80,6 +81,31 @@ class UcxChannelTest extends ChannelContract {
         }
     }
 
+    /** A test's body over two PEs: their regions and UCX transports, and an arena for its buffers. */
+    @FunctionalInterface
+    private interface TwoPes {
+        void run(Arena arena, MemorySegment[] regions, UcxTransport[] t) throws Exception;
+    }
+
+    /** Runs {@code body} over two PEs, closing their transports and memory after it. */
+    private static void withTwoPes(TwoPes body) throws Exception {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
+            UcxTransport[] t = openAll(regions);
+            try {
+                body.run(arena, regions, t);
+            } finally {
+                t[0].close();
+                t[1].close();
+            }
+        }
+    }
+
+    /** What a node without RDMA is given (decision 0039): small puts, atomics and signal additions in messages. */
+    private static ChannelOptions messages(ChannelMode mode) {
+        return new ChannelOptions(mode, SignalMessages.MAX_PAYLOAD, true);
+    }
+
     @Override
     protected Fixture open(int npes) {
         UcxAvailable.requireUcx("the UCX channel contract");
@@ -91,7 +117,7 @@ class UcxChannelTest extends ChannelContract {
         UcxTransport[] transports = openAll(regions);
         Channel[] channels = new Channel[npes];
         for (int pe = 0; pe < npes; pe++) {
-            channels[pe] = transports[pe].openChannel(pe == 0 ? ChannelMode.SHARED : ChannelMode.PRIVATE);
+            channels[pe] = transports[pe].openChannel(messages(pe == 0 ? ChannelMode.SHARED : ChannelMode.PRIVATE));
         }
         return new Fixture() {
             @Override
@@ -139,7 +165,7 @@ class UcxChannelTest extends ChannelContract {
             MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
             UcxTransport[] t = openAll(regions, new JobHealth[] {recording, JobHealth.NONE});
             t[1].close();
-            try (Channel channel = t[0].openChannel(ChannelMode.PRIVATE)) {
+            try (Channel channel = t[0].openChannel(messages(ChannelMode.PRIVATE))) {
                 var e = assertThrows(ShmemException.class,
                         () -> channel.fetchingAtomic(AtomicOp.ADD, 8, 1, 0, 1, 0));
                 assertTrue(e.getMessage().contains("PE 1"), e.getMessage());
@@ -173,9 +199,9 @@ class UcxChannelTest extends ChannelContract {
             MemorySegment[] regions = {arena.allocate(big + 4096, 4096), arena.allocate(big + 4096, 4096)};
             UcxTransport[] t = openAll(regions);
             try {
-                Channel waiter = t[0].openChannel(ChannelMode.SHARED), created = t[0].openChannel(ChannelMode.SHARED);
+                Channel waiter = t[0].openChannel(messages(ChannelMode.SHARED)), created = t[0].openChannel(messages(ChannelMode.SHARED));
                 regions[0].asSlice(0, big).fill((byte) 7);
-                created.putSignal(1, 0, regions[0].asSlice(0, big), signalAt, 1, false, true);
+                created.putSignalNbi(1, 0, regions[0].asSlice(0, big), signalAt, 1, AtomicOp.SWAP);
                 long bound = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a hang fails, it is no speed limit
                 while (regions[1].get(ValueLayout.JAVA_LONG, signalAt) == 0) {
                     waiter.progress();
@@ -192,38 +218,35 @@ class UcxChannelTest extends ChannelContract {
 
     @Test
     @Timeout(120)
-    void messagesAreConfirmedPerChannelAndBeforeTheChannelCloses() {
+    void messagesAreConfirmedPerChannelAndBeforeTheChannelCloses() throws Exception {
         UcxAvailable.requireUcx("the UCX channel's completion by count");
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
-            UcxTransport[] t = openAll(regions);
-            try {
-                Channel a = t[0].openChannel(ChannelMode.PRIVATE), b = t[0].openChannel(ChannelMode.PRIVATE);
-                MemorySegment data = arena.allocate(64);
-                long words = 4096;
-                for (int round = 1; round <= 3; round++) {
-                    for (int i = 0; i < 200; i++) {
-                        a.putSignal(1, 0, data, words, 1, true, false);
-                        if (i % 2 == 0) {
-                            b.putSignal(1, 64, data, words + 8, 1, true, i % 4 == 0);
+        withTwoPes((arena, regions, t) -> {
+            Channel a = t[0].openChannel(messages(ChannelMode.PRIVATE)), b = t[0].openChannel(messages(ChannelMode.PRIVATE));
+            MemorySegment data = arena.allocate(64);
+            long words = 4096;
+            for (int round = 1; round <= 3; round++) {
+                for (int i = 0; i < 200; i++) {
+                    a.putSignal(1, 0, data, words, 1, AtomicOp.ADD);
+                    if (i % 2 == 0) {
+                        if (i % 4 == 0) {
+                            b.putSignalNbi(1, 64, data, words + 8, 1, AtomicOp.ADD);
+                        } else {
+                            b.putSignal(1, 64, data, words + 8, 1, AtomicOp.ADD);
                         }
                     }
-                    b.quiet();
-                    assertEquals(100L * round, regions[1].get(ValueLayout.JAVA_LONG, words + 8), "channel b, round " + round);
-                    a.quiet();
-                    assertEquals(200L * round, regions[1].get(ValueLayout.JAVA_LONG, words), "channel a, round " + round);
                 }
-                a.close();
-                for (long v = 1; v <= 50; v++) {
-                    b.putRaise(1, 128, data, words + 16, v);
-                }
-                b.close();
-                assertEquals(50, regions[1].get(ValueLayout.JAVA_LONG, words + 16), "raises before the close");
-            } finally {
-                t[0].close();
-                t[1].close();
+                b.quiet();
+                assertEquals(100L * round, regions[1].get(ValueLayout.JAVA_LONG, words + 8), "channel b, round " + round);
+                a.quiet();
+                assertEquals(200L * round, regions[1].get(ValueLayout.JAVA_LONG, words), "channel a, round " + round);
             }
-        }
+            a.close();
+            for (long v = 1; v <= 50; v++) {
+                b.putRaise(1, 128, data, words + 16, v);
+            }
+            b.close();
+            assertEquals(50, regions[1].get(ValueLayout.JAVA_LONG, words + 16), "raises before the close");
+        });
     }
 
     /**
@@ -235,50 +258,43 @@ class UcxChannelTest extends ChannelContract {
      */
     @Test
     @Timeout(120)
-    void aQuietAfterASingleMessageWaitsForItsAnswerInsteadOfAsking() {
+    void aQuietAfterASingleMessageWaitsForItsAnswerInsteadOfAsking() throws Exception {
         UcxAvailable.requireUcx("answers to single messages");
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
-            UcxTransport[] t = openAll(regions);
-            try {
-                UcxChannel c = (UcxChannel) t[0].openChannel(ChannelMode.PRIVATE);
-                MemorySegment word = arena.allocate(8, 8);
-                long at = 4096;
-                long value = 0;
-                long[] queriesAfterRound = new long[8];
-                for (int round = 0; round < 8; round++) {
-                    int messages = round == 4 ? 5 : 1; // round 4: several messages before the quiet
-                    for (int m = 0; m < messages; m++) {
-                        word.set(ValueLayout.JAVA_LONG, 0, ++value);
-                        c.putSignal(1, at, word, at + 8, value, false, false);
-                    }
-                    c.quiet();
-                    assertEquals(value, regions[1].get(ValueLayout.JAVA_LONG, at), "data after the quiet of round " + round);
-                    assertEquals(value, regions[1].get(ValueLayout.JAVA_LONG, at + 8), "signal after the quiet of round " + round);
-                    queriesAfterRound[round] = c.queriesAndAnswersAsked()[0];
-                }
-                // round 0 asks (nothing to guess from); 1-3 wait for answers; 4 guessed one message
-                // but sent five: asks; 5 follows a quiet of five: asks; 6 and 7 wait for answers again
-                assertEquals(java.util.List.of(1L, 1L, 1L, 1L, 2L, 3L, 3L, 3L),
-                        java.util.Arrays.stream(queriesAfterRound).boxed().toList(), "queries sent after each round");
-                long asked = c.queriesAndAnswersAsked()[1];
-                assertEquals(6, asked, "messages that asked for an answer: the first of rounds 1-4, 6, 7");
-                for (int m = 0; m < 20; m++) { // no quiet: each answer arrives before the next message
+        withTwoPes((arena, regions, t) -> {
+            UcxChannel c = (UcxChannel) t[0].openChannel(messages(ChannelMode.PRIVATE));
+            MemorySegment word = arena.allocate(8, 8);
+            long at = 4096;
+            long value = 0;
+            long[] queriesAfterRound = new long[8];
+            for (int round = 0; round < 8; round++) {
+                int messages = round == 4 ? 5 : 1; // round 4: several messages before the quiet
+                for (int m = 0; m < messages; m++) {
                     word.set(ValueLayout.JAVA_LONG, 0, ++value);
-                    c.putSignal(1, at, word, at + 8, value, false, false);
-                    while (c.answersAwaited()) {
-                        c.progress();
-                    }
+                    c.putSignal(1, at, word, at + 8, value, AtomicOp.SWAP);
                 }
-                assertEquals(asked + 1, c.queriesAndAnswersAsked()[1], "a run without quiet: only its first message asks");
                 c.quiet();
-                assertEquals(value, regions[1].get(ValueLayout.JAVA_LONG, at + 8), "signal after the run's quiet");
-                c.close();
-            } finally {
-                t[0].close();
-                t[1].close();
+                assertEquals(value, regions[1].get(ValueLayout.JAVA_LONG, at), "data after the quiet of round " + round);
+                assertEquals(value, regions[1].get(ValueLayout.JAVA_LONG, at + 8), "signal after the quiet of round " + round);
+                queriesAfterRound[round] = c.queriesAndAnswersAsked()[0];
             }
-        }
+            // round 0 asks (nothing to guess from); 1-3 wait for answers; 4 guessed one message
+            // but sent five: asks; 5 follows a quiet of five: asks; 6 and 7 wait for answers again
+            assertEquals(java.util.List.of(1L, 1L, 1L, 1L, 2L, 3L, 3L, 3L),
+                    java.util.Arrays.stream(queriesAfterRound).boxed().toList(), "queries sent after each round");
+            long asked = c.queriesAndAnswersAsked()[1];
+            assertEquals(6, asked, "messages that asked for an answer: the first of rounds 1-4, 6, 7");
+            for (int m = 0; m < 20; m++) { // no quiet: each answer arrives before the next message
+                word.set(ValueLayout.JAVA_LONG, 0, ++value);
+                c.putSignal(1, at, word, at + 8, value, AtomicOp.SWAP);
+                while (c.answersAwaited()) {
+                    c.progress();
+                }
+            }
+            assertEquals(asked + 1, c.queriesAndAnswersAsked()[1], "a run without quiet: only its first message asks");
+            c.quiet();
+            assertEquals(value, regions[1].get(ValueLayout.JAVA_LONG, at + 8), "signal after the run's quiet");
+            c.close();
+        });
     }
 
     /**
@@ -290,34 +306,27 @@ class UcxChannelTest extends ChannelContract {
      */
     @Test
     @Timeout(120)
-    void closedChannelsHandTheirIdentityOnAndTargetsKeepNoRecordPerChannelEverOpened() {
+    void closedChannelsHandTheirIdentityOnAndTargetsKeepNoRecordPerChannelEverOpened() throws Exception {
         UcxAvailable.requireUcx("the reuse of closed channels' identities");
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
-            UcxTransport[] t = openAll(regions);
-            try {
-                MemorySegment data = arena.allocate(64);
-                long words = 4096;
-                Channel kept = t[0].openChannel(ChannelMode.PRIVATE);
-                for (int i = 1; i <= 40; i++) {
-                    Channel c = t[0].openChannel(ChannelMode.PRIVATE);
-                    for (int j = 0; j < i % 5 + 1; j++) {
-                        c.putSignal(1, 0, data, words, 1, true, false);
-                    }
-                    kept.putSignal(1, 64, data, words + 8, 1, true, false);
-                    c.quiet();
-                    c.close();
+        withTwoPes((arena, regions, t) -> {
+            MemorySegment data = arena.allocate(64);
+            long words = 4096;
+            Channel kept = t[0].openChannel(messages(ChannelMode.PRIVATE));
+            for (int i = 1; i <= 40; i++) {
+                Channel c = t[0].openChannel(messages(ChannelMode.PRIVATE));
+                for (int j = 0; j < i % 5 + 1; j++) {
+                    c.putSignal(1, 0, data, words, 1, AtomicOp.ADD);
                 }
-                kept.quiet();
-                assertEquals(40 * 3, regions[1].get(ValueLayout.JAVA_LONG, words), "messages of the 40 channels");
-                assertEquals(40, regions[1].get(ValueLayout.JAVA_LONG, words + 8), "messages of the channel kept open");
-                assertEquals(2, t[1].sendersKnown(), "records at the target: one per channel open at once");
-                kept.close();
-            } finally {
-                t[0].close();
-                t[1].close();
+                kept.putSignal(1, 64, data, words + 8, 1, AtomicOp.ADD);
+                c.quiet();
+                c.close();
             }
-        }
+            kept.quiet();
+            assertEquals(40 * 3, regions[1].get(ValueLayout.JAVA_LONG, words), "messages of the 40 channels");
+            assertEquals(40, regions[1].get(ValueLayout.JAVA_LONG, words + 8), "messages of the channel kept open");
+            assertEquals(2, t[1].sendersKnown(), "records at the target: one per channel open at once");
+            kept.close();
+        });
     }
 
     /** Every operation of a closed channel: an exception naming it, no call into UCX (its worker is destroyed). */
@@ -329,7 +338,7 @@ class UcxChannelTest extends ChannelContract {
             Map.entry("fetching atomic", c -> c.fetchingAtomic(AtomicOp.ADD, 8, 1, 8, 1, 0)),
             Map.entry("fetching atomic nbi", c -> c.fetchingAtomicNbi(MemorySegment.ofArray(new long[1]), AtomicOp.ADD, 8, 1, 8, 1, 0)),
             Map.entry("atomic", c -> c.atomic(AtomicOp.ADD, 8, 1, 8, 1)),
-            Map.entry("put_signal", c -> c.putSignal(1, 0, MemorySegment.ofArray(new long[1]), 16, 1, true, false)),
+            Map.entry("put_signal", c -> c.putSignal(1, 0, MemorySegment.ofArray(new long[1]), 16, 1, AtomicOp.ADD)),
             Map.entry("signal", c -> c.putRaise(1, 0, MemorySegment.ofArray(new long[1]), 24, 1)),
             Map.entry("fence", Channel::fence),
             Map.entry("quiet", Channel::quiet),
@@ -342,27 +351,20 @@ class UcxChannelTest extends ChannelContract {
      */
     @Test
     @Timeout(120)
-    void everyOperationOfAClosedChannelFailsNamingItself() {
+    void everyOperationOfAClosedChannelFailsNamingItself() throws Exception {
         UcxAvailable.requireUcx("operations of a closed UCX channel");
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
-            UcxTransport[] t = openAll(regions);
-            try {
-                Channel c = t[0].openChannel(ChannelMode.SHARED);
-                c.put(1, 0, MemorySegment.ofArray(new long[] {1})); // connected, so there is an endpoint to misuse
-                c.close();
-                for (var op : OPERATIONS) {
-                    var e = assertThrows(IllegalStateException.class, () -> op.getValue().accept(c), op.getKey());
-                    assertEquals(op.getKey() + ": the UCX channel is closed", e.getMessage());
-                }
-                c.progress(); // a waiter's poll: the home worker only
-                c.parking();
-                c.close(); // idempotent
-            } finally {
-                t[0].close();
-                t[1].close();
+        withTwoPes((arena, regions, t) -> {
+            Channel c = t[0].openChannel(messages(ChannelMode.SHARED));
+            c.put(1, 0, MemorySegment.ofArray(new long[] {1})); // connected, so there is an endpoint to misuse
+            c.close();
+            for (var op : OPERATIONS) {
+                var e = assertThrows(IllegalStateException.class, () -> op.getValue().accept(c), op.getKey());
+                assertEquals(op.getKey() + ": the UCX channel is closed", e.getMessage());
             }
-        }
+            c.progress(); // a waiter's poll: the home worker only
+            c.parking();
+            c.close(); // idempotent
+        });
     }
 
     /**
@@ -381,7 +383,7 @@ class UcxChannelTest extends ChannelContract {
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
                 for (int round = 0; round < rounds; round++) {
-                    Channel c = t[0].openChannel(ChannelMode.SHARED);
+                    Channel c = t[0].openChannel(messages(ChannelMode.SHARED));
                     var started = new CountDownLatch(threads);
                     List<Future<String>> users = new ArrayList<>();
                     for (int u = 0; u < threads; u++) {
@@ -414,54 +416,91 @@ class UcxChannelTest extends ChannelContract {
     }
 
     /**
-     * Where the target's CPU carries out RMA (no RDMA device on this node: UCX has only tcp), a
-     * put of up to 8 KiB travels as a message, unless a fence separates it from RMA not yet
-     * flushed; a larger put is UCX RMA. Either way quiet delivers the data.
+     * The engine reports whether its RMA needs the target's CPU (no RDMA device on this node: UCX
+     * has only tcp), and routes puts as it is told: up to the message put limit a put travels as a
+     * message, unless a fence separates it from RMA not yet flushed; a larger put, or any put with
+     * a limit of 0, is UCX RMA. Either way quiet delivers the data.
      */
     @Test
     @Timeout(120)
-    void smallPutsTravelAsMessagesWhereTheTargetCpuCarriesRma() throws Exception {
+    void putsTravelAsMessagesUpToTheLimitTheChannelIsGiven() throws Exception {
         UcxAvailable.requireUcx("the UCX channel's put routes");
-        boolean rdma;
-        try (var devices = java.nio.file.Files.list(java.nio.file.Path.of("/sys/class/infiniband"))) {
-            rdma = devices.findAny().isPresent();
-        } catch (java.nio.file.NoSuchFileException e) {
-            rdma = false;
-        }
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
-            UcxTransport[] t = openAll(regions);
-            try {
-                assertEquals(!rdma, t[0].targetCpuCarriesRma(), "RDMA devices under /sys/class/infiniband: " + rdma);
-                UcxChannel c = (UcxChannel) t[0].openChannel(ChannelMode.PRIVATE);
-                long asMessage = rdma ? 0 : 1;
+        boolean rdma = rdmaDevice();
+        withTwoPes((arena, regions, t) -> {
+            assertEquals(rdma, t[0].capabilities().rmaWithoutTargetCpu(), "RDMA devices under /sys/class/infiniband: " + rdma);
+            assertEquals(SignalMessages.MAX_PAYLOAD, t[0].capabilities().maxMessagePayload());
+            for (long limit : new long[] {SignalMessages.MAX_PAYLOAD, 0}) {
+                UcxChannel c = (UcxChannel) t[0].openChannel(new ChannelOptions(ChannelMode.PRIVATE, limit, true));
+                long asMessage = limit > 0 ? 1 : 0, base = c.messagesSent(1); // a retired channel's count goes on
                 MemorySegment small = arena.allocate(SignalMessages.MAX_PAYLOAD).fill((byte) 1);
                 MemorySegment large = arena.allocate(SignalMessages.MAX_PAYLOAD + 1).fill((byte) 2);
                 c.put(1, 0, small.asSlice(0, 8));
-                assertEquals(asMessage, c.messagesSent(1), "a blocking put of 8 bytes");
+                assertEquals(asMessage, c.messagesSent(1) - base, "a blocking put of 8 bytes, limit " + limit);
                 c.putNbi(1, 64, small);
-                assertEquals(2 * asMessage, c.messagesSent(1), "an nbi put of 8 KiB");
+                assertEquals(2 * asMessage, c.messagesSent(1) - base, "an nbi put of 8 KiB, limit " + limit);
                 c.put(1, 16384, large);
-                assertEquals(2 * asMessage, c.messagesSent(1), "a put of 8 KiB + 1 is RMA");
+                assertEquals(2 * asMessage, c.messagesSent(1) - base, "a put of 8 KiB + 1 is RMA");
                 c.fence();
                 c.put(1, 32768, small.asSlice(0, 16));
-                assertEquals(2 * asMessage, c.messagesSent(1), "a put after a fence that follows unflushed RMA is RMA");
+                assertEquals(2 * asMessage, c.messagesSent(1) - base, "a put after a fence that follows unflushed RMA is RMA");
                 c.quiet();
                 c.fence();
                 c.put(1, 32784, small.asSlice(0, 16));
-                assertEquals(3 * asMessage, c.messagesSent(1), "after quiet nothing is unflushed: a message again");
+                assertEquals(3 * asMessage, c.messagesSent(1) - base, "after quiet nothing is unflushed: a message again, limit " + limit);
                 c.quiet();
                 assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 7));
                 assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 64 + SignalMessages.MAX_PAYLOAD - 1));
                 assertEquals(2, regions[1].get(ValueLayout.JAVA_BYTE, 16384 + SignalMessages.MAX_PAYLOAD));
                 assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 32768 + 15));
                 assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 32784 + 15));
+                regions[1].fill((byte) 0);
                 c.close();
-            } finally {
-                t[0].close();
-                t[1].close();
             }
+            var tooLarge = assertThrows(IllegalArgumentException.class,
+                    () -> t[0].openChannel(new ChannelOptions(ChannelMode.PRIVATE, SignalMessages.MAX_PAYLOAD + 1, true)));
+            assertTrue(tooLarge.getMessage().startsWith("openChannel:") && tooLarge.getMessage().contains("8193"),
+                    tooLarge.getMessage());
+        });
+    }
+
+    private static boolean rdmaDevice() throws java.io.IOException {
+        try (var devices = java.nio.file.Files.list(java.nio.file.Path.of("/sys/class/infiniband"))) {
+            return devices.findAny().isPresent();
+        } catch (java.nio.file.NoSuchFileException e) {
+            return false;
         }
+    }
+
+    /**
+     * Told that atomics may not travel as messages (the engine's atomics are not atomic with the
+     * target's CPU atomics, which a message's handler uses), a session batches no atomic and a put
+     * with a signal addition goes as a put, a fence and a UCX atomic; a signal set still travels as
+     * one message.
+     */
+    @Test
+    @Timeout(120)
+    void atomicsStayOutOfMessagesWhenTheChannelIsToldSo() throws Exception {
+        UcxAvailable.requireUcx("the UCX channel's atomic routes");
+        withTwoPes((arena, regions, t) -> {
+            UcxChannel c = (UcxChannel) t[0].openChannel(new ChannelOptions(ChannelMode.PRIVATE, 0, false));
+            MemorySegment word = MemorySegment.ofArray(new long[] {5});
+            c.putSignal(1, 0, word, 8, 1, AtomicOp.ADD);
+            c.putSignalNbi(1, 0, word, 8, 1, AtomicOp.ADD);
+            assertEquals(0, c.messagesSent(1), "puts with a signal addition");
+            c.putSignal(1, 16, word, 24, 9, AtomicOp.SWAP);
+            assertEquals(1, c.messagesSent(1), "a put with a signal set");
+            c.startBatching(new org.shmem4j.transport.Batches.Limits(8192, 1 << 20, Long.MAX_VALUE), Long.MAX_VALUE);
+            for (int i = 0; i < 100; i++) {
+                c.atomic(AtomicOp.ADD, 8, 1, 32, 1);
+            }
+            assertEquals(0, c.stopBatching().ops(), "atomics batched");
+            c.quiet();
+            assertEquals(1, c.messagesSent(1));
+            assertEquals(2, regions[1].get(ValueLayout.JAVA_LONG, 8));
+            assertEquals(9, regions[1].get(ValueLayout.JAVA_LONG, 24));
+            assertEquals(100, regions[1].get(ValueLayout.JAVA_LONG, 32));
+            c.close();
+        });
     }
 
     /**
@@ -474,57 +513,50 @@ class UcxChannelTest extends ChannelContract {
     @Timeout(120)
     void nbiMessagesStageNothingAndASessionBatchesThem() throws Exception {
         UcxAvailable.requireUcx("the UCX channel's messages and batches");
-        try (Arena arena = Arena.ofShared()) {
-            MemorySegment[] regions = {arena.allocate(REGION, 4096), arena.allocate(REGION, 4096)};
-            UcxTransport[] t = openAll(regions);
-            try {
-                UcxChannel c = (UcxChannel) t[0].openChannel(ChannelMode.PRIVATE);
-                int n = 5_000;
-                MemorySegment word = arena.allocate(8, 8);
-                for (int i = 0; i < n; i++) {
-                    c.putNbi(1, 8L * (i % 512), word); // native: staged by no route, RMA or message
-                    c.putSignal(1, 4096 + 8L * (i % 512), MemorySegment.ofArray(new long[] {i}), 8192, 1, true, true);
-                }
-                assertEquals(0, c.stagedBytes(), "bytes staged by " + n + " nbi messages before quiet");
-                c.quiet();
-                assertEquals(n, regions[1].get(ValueLayout.JAVA_LONG, 8192));
-                long before = c.messagesSent(1);
-                c.startBatching(new org.shmem4j.transport.Batches.Limits(8192, 1 << 20, Long.MAX_VALUE), Long.MAX_VALUE);
-                for (int i = 0; i < n; i++) {
-                    c.atomic(AtomicOp.ADD, 8, 1, 16384, 1);
-                    c.put(1, 16392 + 8L * (i % 512), MemorySegment.ofArray(new long[] {i}));
-                }
-                var batched = c.stopBatching();
-                c.quiet();
-                assertEquals(2L * n, batched.ops());
-                long messages = c.messagesSent(1) - before;
-                assertEquals(batched.batches(), messages, "one message per batch");
-                assertTrue(messages <= 2L * n * 16 / (8192 - 48) + 2, messages + " messages for " + 2 * n + " operations");
-                assertEquals(n, regions[1].get(ValueLayout.JAVA_LONG, 16384));
-                assertEquals(n - 1, regions[1].get(ValueLayout.JAVA_LONG, 16392 + 8L * ((n - 1) % 512)));
-                // nbi gets gathered: one reply per batch, delivered by quiet into the Java heap too
-                for (int i = 0; i < 1024; i++) {
-                    regions[1].set(ValueLayout.JAVA_LONG, 32768 + 8L * i, 7L * i);
-                }
-                long[] into = new long[n];
-                before = c.messagesSent(1);
-                c.startBatching(new org.shmem4j.transport.Batches.Limits(8192, 1 << 20, Long.MAX_VALUE), Long.MAX_VALUE);
-                for (int i = 0; i < n; i++) {
-                    c.getNbi(MemorySegment.ofArray(into).asSlice(8L * i, 8), 1, 32768 + 8L * ((i * 31) % 1024));
-                }
-                batched = c.stopBatching();
-                c.quiet();
-                assertEquals(n, batched.ops());
-                assertTrue(c.messagesSent(1) - before <= n * 8 / (8192 - 48) + 2, (c.messagesSent(1) - before) + " messages");
-                for (int i = 0; i < n; i++) {
-                    assertEquals(7L * ((i * 31) % 1024), into[i], "get " + i);
-                }
-                c.close();
-            } finally {
-                t[0].close();
-                t[1].close();
+        withTwoPes((arena, regions, t) -> {
+            UcxChannel c = (UcxChannel) t[0].openChannel(messages(ChannelMode.PRIVATE));
+            int n = 5_000;
+            MemorySegment word = arena.allocate(8, 8);
+            for (int i = 0; i < n; i++) {
+                c.putNbi(1, 8L * (i % 512), word); // native: staged by no route, RMA or message
+                c.putSignalNbi(1, 4096 + 8L * (i % 512), MemorySegment.ofArray(new long[] {i}), 8192, 1, AtomicOp.ADD);
             }
-        }
+            assertEquals(0, c.stagedBytes(), "bytes staged by " + n + " nbi messages before quiet");
+            c.quiet();
+            assertEquals(n, regions[1].get(ValueLayout.JAVA_LONG, 8192));
+            long before = c.messagesSent(1);
+            c.startBatching(new org.shmem4j.transport.Batches.Limits(8192, 1 << 20, Long.MAX_VALUE), Long.MAX_VALUE);
+            for (int i = 0; i < n; i++) {
+                c.atomic(AtomicOp.ADD, 8, 1, 16384, 1);
+                c.put(1, 16392 + 8L * (i % 512), MemorySegment.ofArray(new long[] {i}));
+            }
+            var batched = c.stopBatching();
+            c.quiet();
+            assertEquals(2L * n, batched.ops());
+            long messages = c.messagesSent(1) - before;
+            assertEquals(batched.batches(), messages, "one message per batch");
+            assertTrue(messages <= 2L * n * 16 / (8192 - 48) + 2, messages + " messages for " + 2 * n + " operations");
+            assertEquals(n, regions[1].get(ValueLayout.JAVA_LONG, 16384));
+            assertEquals(n - 1, regions[1].get(ValueLayout.JAVA_LONG, 16392 + 8L * ((n - 1) % 512)));
+            // nbi gets gathered: one reply per batch, delivered by quiet into the Java heap too
+            for (int i = 0; i < 1024; i++) {
+                regions[1].set(ValueLayout.JAVA_LONG, 32768 + 8L * i, 7L * i);
+            }
+            long[] into = new long[n];
+            before = c.messagesSent(1);
+            c.startBatching(new org.shmem4j.transport.Batches.Limits(8192, 1 << 20, Long.MAX_VALUE), Long.MAX_VALUE);
+            for (int i = 0; i < n; i++) {
+                c.getNbi(MemorySegment.ofArray(into).asSlice(8L * i, 8), 1, 32768 + 8L * ((i * 31) % 1024));
+            }
+            batched = c.stopBatching();
+            c.quiet();
+            assertEquals(n, batched.ops());
+            assertTrue(c.messagesSent(1) - before <= n * 8 / (8192 - 48) + 2, (c.messagesSent(1) - before) + " messages");
+            for (int i = 0; i < n; i++) {
+                assertEquals(7L * ((i * 31) % 1024), into[i], "get " + i);
+            }
+            c.close();
+        });
     }
 
     /**
