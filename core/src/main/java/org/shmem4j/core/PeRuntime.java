@@ -109,7 +109,7 @@ final class PeRuntime extends ShmemBase {
             this.waitPolicy = WaitTuning.policy(params, topology.pesOnMyNode() > LaunchEnv.nodeCores(), bootstrap,
                     network == null ? null : this::networkChannel);
             this.lastFinalize = new FinalizeRendezvous(routes.region(me), heap.allocateReserved("finalize announcements", npes * 8L), me, npes);
-            this.p2p = new PointToPointSync(routes.region(me), waitPolicy, lastFinalize::checkWaitCanEnd, profiler);
+            this.p2p = new PointToPointSync(routes.region(me), waitPolicy, this::checkWaitCanEnd, profiler);
             // the default context, over the world's routes
             this.context = parts.add(new DefaultContext(this, routes, routes.region(me), network, amosByNetwork, profiler, threadLevel),
                     DefaultContext::close);
@@ -138,8 +138,27 @@ final class PeRuntime extends ShmemBase {
             lastFinalize.checkPeerNotGone(pe, satisfied);
         } catch (ShmemException e) {
             broken = true;
-            throw e;
+            throw jobEndedFirst(e);
         }
+    }
+
+    /** See {@link FinalizeRendezvous#checkWaitCanEnd}; the job's end, when it ended, is the reason given. */
+    private void checkWaitCanEnd(String routine, BooleanSupplier satisfied) {
+        try {
+            lastFinalize.checkWaitCanEnd(routine, satisfied);
+        } catch (ShmemException e) {
+            throw jobEndedFirst(e);
+        }
+    }
+
+    /**
+     * The job's end ({@link Bootstrap#checkAlive}) rather than {@code peersGone} when both hold:
+     * peers that left because the job ended look like peers that finalized early, and the end is
+     * what the user must read.
+     */
+    private ShmemException jobEndedFirst(ShmemException peersGone) {
+        bootstrap.checkAlive();
+        return peersGone;
     }
 
     /** The (declared) host number of world PE {@code pe}. */
@@ -339,6 +358,13 @@ final class PeRuntime extends ShmemBase {
                 return;
             }
         }
+        if (bootstrap.abortReason() != null) {
+            // The job has ended (a peer failed, a global exit, the launcher lost): nobody waits
+            // for this PE's announcement, and a peer whose news of the end comes late would take
+            // it for a finalize. Release locally and report the end.
+            abandon();
+            bootstrap.checkAlive();
+        }
         diagnostics.reportUnfreed(heap);
         diagnostics.reportCounters(performanceCounters());
         // No resource is released before every PE has entered finalize (spec 9.1.4).
@@ -350,7 +376,8 @@ final class PeRuntime extends ShmemBase {
 
     /**
      * Local teardown without waiting for the peers: the PE is gone (failed or returned early). It
-     * still announces itself, so peers finalizing (e.g. the one whose failure got us here) finish.
+     * still announces itself, so peers finalizing (e.g. the one whose failure got us here) finish,
+     * unless the job has ended (then their waits end with it).
      */
     void abandon() {
         if (!closed) {
@@ -362,10 +389,14 @@ final class PeRuntime extends ShmemBase {
             } catch (RuntimeException | ShmemGlobalExit peerGoneOrJobEnding) {
                 // the announcement still goes out
             }
-            try {
-                lastFinalize.announceLeaving(world.access());
-            } catch (RuntimeException | ShmemGlobalExit jobEnding) {
-                // the peers learn of the end from the job
+            // When the job has ended the peers learn of it from the job: an announcement would
+            // only let a peer whose news of the end is late take this PE for one that finalized.
+            if (bootstrap.abortReason() == null) {
+                try {
+                    lastFinalize.announceLeaving(world.access());
+                } catch (RuntimeException | ShmemGlobalExit jobEnding) {
+                    // the peers learn of the end from the job
+                }
             }
             try {
                 release();
