@@ -9,13 +9,10 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * EXPECTED TO FAIL UNTIL THE OTHER COLLECTIVE BRANCHES ARE MERGED.
- *
- * <p>Every algorithm name the automatic policy refers to ({@link CollectivePolicy#REFERENCED})
+ * Every algorithm name the automatic policy refers to ({@link CollectivePolicy#REFERENCED})
  * must be in {@link CollectiveCatalog}. The policy falls back to {@code linear} for an absent
  * name, so a missing algorithm would silently cost performance instead of failing; this test makes
- * it loud. On a branch without binomial, scatter_allgather, recursive_doubling, rabenseifner,
- * ring, bruck, pairwise and log it fails by design, naming what is missing.
+ * it loud, naming what is missing.
  */
 @DisplayName("Policy names are all in the catalog")
 class PolicyNamesInCatalogTest {
