@@ -155,8 +155,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
      * null for the network; after the checks of {@link #peer}.
      */
     private MemorySegment amoPeer(int pe, String routine) {
-        peer(pe, routine);
-        return atomicPeers[pe];
+        return route(atomicPeers, pe, routine);
     }
 
     /**
@@ -164,7 +163,11 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
      * checking the PE number (and the thread, for a private context).
      */
     protected final MemorySegment peer(int pe, String routine) {
-        MemorySegment[] p = peers;
+        return route(peers, pe, routine);
+    }
+
+    /** {@code table[pe]} after the checks of {@link #peer}: one array load, as the hot path needs. */
+    private MemorySegment route(MemorySegment[] p, int pe, String routine) {
         if (owner != null && owner != Thread.currentThread()) {
             checkUsable(routine);
         }
@@ -204,7 +207,7 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
             retiredBecause = because;
             c = channel;
         }
-        peers = new MemorySegment[0];
+        peers = atomicPeers = new MemorySegment[0];
         if (c != null) {
             c.close(); // completes what it carries (a use racing this fails on the channel), then releases its transport state
         }
