@@ -940,9 +940,14 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
      */
     private void storeThenSignal(String routine, int pe, long offset, MemorySegment data, long sigOff, long signal, SignalOp sigOp,
             boolean nbi) {
-        peer(pe, routine);
+        MemorySegment m = amoPeer(pe, routine);
         RmaEvent e = profiler.rmaBegin();
-        router.putSignal(routine, pe, offset, data, sigOff, signalUpdate(sigOp), signal, nbi);
+        if (m != null) { // the fast path's one checked load, as for the AMOs
+            MemorySegment.copy(data, 0, m, offset, data.byteSize());
+            CpuAtomics.updateSignal(m, sigOff, signalUpdate(sigOp), signal);
+        } else {
+            router.putSignal(routine, pe, offset, data, sigOff, signalUpdate(sigOp), signal, nbi);
+        }
         profiler.transferEnd(e, routine, world(pe), data.byteSize() + 8);
     }
 
@@ -958,9 +963,13 @@ public abstract sealed class RmaEngine implements Context permits RmaContext {
 
     private void signal(String routine, SymmetricLongArray sig, long index, long value, SignalOp op, int pe) {
         long off = Symmetrics.offset(routine, "signal array", sig, index, 1);
-        peer(pe, routine);
+        MemorySegment m = amoPeer(pe, routine);
         RmaEvent e = profiler.rmaBegin();
-        router.signal(routine, pe, off, signalUpdate(op), value);
+        if (m != null) {
+            CpuAtomics.updateSignal(m, off, signalUpdate(op), value);
+        } else {
+            router.signal(routine, pe, off, signalUpdate(op), value);
+        }
         profiler.transferEnd(e, routine, world(pe), 8);
     }
 

@@ -58,6 +58,19 @@ public final class CpuAtomics {
         return (long) LONG.compareAndExchange(region, offset, compare, operand);
     }
 
+    /**
+     * Updates the 8-byte signal word after its data: {@link AtomicOp#ADD} is a locked add (itself a
+     * full barrier), any other (a set, {@link AtomicOp#SWAP}) a release store; either way the data
+     * stored before it is visible first.
+     */
+    public static void updateSignal(MemorySegment region, long offset, AtomicOp op, long value) {
+        if (op == AtomicOp.ADD) {
+            LONG.getAndAdd(region, offset, value);
+        } else {
+            setSignal(region, offset, value);
+        }
+    }
+
     /** Stores the 8-byte signal word at {@code offset}: a release store, so the data stored before it is visible first. */
     public static void setSignal(MemorySegment region, long offset, long value) {
         LONG.setRelease(region, offset, value);

@@ -156,7 +156,7 @@ public final class Router {
         MemorySegment m = atomicRegion(pe);
         if (m != null) {
             MemorySegment.copy(src, 0, m, offset, src.byteSize());
-            updateSignal(m, signalOffset, signalOp, signal);
+            CpuAtomics.updateSignal(m, signalOffset, signalOp, signal);
         } else {
             if (nbi) {
                 channel(routine, pe).putSignalNbi(worldRank(pe), offset, src, signalOffset, signal, signalOp);
@@ -170,17 +170,9 @@ public final class Router {
     public void signal(String routine, int pe, long signalOffset, AtomicOp signalOp, long signal) {
         MemorySegment m = atomicRegion(pe);
         if (m != null) {
-            updateSignal(m, signalOffset, signalOp, signal);
+            CpuAtomics.updateSignal(m, signalOffset, signalOp, signal);
         } else {
             channel(routine, pe).atomic(signalOp, 8, worldRank(pe), signalOffset, signal);
-        }
-    }
-
-    private static void updateSignal(MemorySegment m, long offset, AtomicOp op, long value) {
-        if (op == AtomicOp.ADD) {
-            LONG.getAndAdd(m, offset, value);
-        } else {
-            LONG.setRelease(m, offset, value);
         }
     }
 

@@ -79,11 +79,7 @@ public final class MappedChannel implements Channel {
         AtomicOp.checkSignal("put_signal", update);
         MemorySegment r = region(pe);
         MemorySegment.copy(src, 0, r, offset, src.byteSize());
-        if (update == AtomicOp.ADD) {
-            CpuAtomics.apply(r, AtomicOp.ADD, 8, signalOffset, signal, 0); // a full fence: the data is visible first
-        } else {
-            CpuAtomics.setSignal(r, signalOffset, signal);
-        }
+        CpuAtomics.updateSignal(r, signalOffset, update, signal);
     }
 
     @Override
