@@ -40,9 +40,12 @@ public final class Router {
     /** Null when no network engine is open (every PE of the job is on this node). */
     private final Network network;
     private final boolean atomicsByNetwork;
-    /** Where AMOs go: the routes' regions, or none mapped when they all take the network. */
+    /**
+     * Where AMOs go: the routes' regions (shared, no copy), or none mapped when they all take the
+     * network; only then a table of its own, 4 bytes per member (256 KiB per context at 65,536 PEs).
+     */
     private final MemorySegment[] atomicRegions;
-    /** The mapped PEs' world ranks, once a fence needs them (atomicsByNetwork only). */
+    /** The mapped PEs' world ranks, once a fence needs them (atomicsByNetwork only): 4 bytes per PE of this node. */
     private int[] mappedWorldRanks;
     /** An AMO or signal update went through the channel to a mapped PE since the last fence or quiet. */
     private boolean mappedUpdatesInFlight;
