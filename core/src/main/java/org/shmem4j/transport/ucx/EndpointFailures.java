@@ -1,7 +1,6 @@
 package org.shmem4j.transport.ucx;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -34,8 +33,8 @@ final class EndpointFailures {
         try {
             HANDLER = Linker.nativeLinker().upcallStub(
                     MethodHandles.lookup().findStatic(EndpointFailures.class, "failed",
-                            MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, int.class)),
-                    FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT), Arena.global());
+                            MethodType.methodType(void.class, MemorySegment.class, MemorySegment.class, byte.class)),
+                    FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, Ucx.STATUS), Arena.global());
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -57,7 +56,7 @@ final class EndpointFailures {
         return id << 32 | pe;
     }
 
-    private static void failed(MemorySegment arg, MemorySegment ep, int status) {
+    private static void failed(MemorySegment arg, MemorySegment ep, byte status) {
         AtomicIntegerArray failures = CHANNELS.get(arg.address() >>> 32);
         int pe = (int) arg.address();
         if (failures != null && pe >= 0 && pe < failures.length()) { // a closed channel's late failure is dropped

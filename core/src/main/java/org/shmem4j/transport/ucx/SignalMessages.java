@@ -95,7 +95,7 @@ final class SignalMessages {
     private record Listener(Answered answered, Replied replied) {}
     private static final AtomicBoolean COMPLAINED = new AtomicBoolean();
 
-    /** {@code ucs_status_t (*)(void *arg, const void *header, size_t header_length, void *data, size_t length, const ucp_am_recv_param_t *param)}. */
+    /** {@code ucs_status_t (*)(void *arg, const void *header, size_t header_length, void *data, size_t length, const ucp_am_recv_param_t *param)}; the status is returned widened to an int, which UCX reads as its low byte. */
     private static final FunctionDescriptor HANDLER = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS,
             JAVA_LONG, ADDRESS);
     private static final MemorySegment ON_PUT_SIGNAL = upcall("onPutSignal");

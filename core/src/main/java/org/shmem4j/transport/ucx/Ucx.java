@@ -9,6 +9,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Optional;
 import org.shmem4j.ShmemException;
@@ -27,6 +28,9 @@ final class Ucx {
     static final int API_MAJOR = 1, API_MINOR = 13;
 
     static final int OK = 0, INPROGRESS = 1, ERR_BUSY = -15;
+
+    /** {@code ucs_status_t}: a packed enum, one signed byte (UCS_S_PACKED). */
+    static final ValueLayout.OfByte STATUS = ValueLayout.JAVA_BYTE;
 
     /**
      * Whether {@code status} says the peer (or the way to it) is gone rather than that this PE
@@ -143,39 +147,39 @@ final class Ucx {
             }
             statusString = s.fn("ucs_status_string", FunctionDescriptor.of(ADDRESS, JAVA_INT));
             versionString = b.fn("ucp_get_version_string", FunctionDescriptor.of(ADDRESS));
-            configRead = b.fn("ucp_config_read", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-            configModify = b.fn("ucp_config_modify", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            configRead = b.status("ucp_config_read", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS, ADDRESS));
+            configModify = b.status("ucp_config_modify", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS, ADDRESS));
             configRelease = b.fn("ucp_config_release", FunctionDescriptor.ofVoid(ADDRESS));
-            initVersion = b.fn("ucp_init_version", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            initVersion = b.status("ucp_init_version", FunctionDescriptor.of(STATUS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
             cleanup = b.fn("ucp_cleanup", FunctionDescriptor.ofVoid(ADDRESS));
-            workerCreate = b.fn("ucp_worker_create", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            workerCreate = b.status("ucp_worker_create", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS, ADDRESS));
             workerDestroy = b.fn("ucp_worker_destroy", FunctionDescriptor.ofVoid(ADDRESS));
-            workerGetAddress = b.fn("ucp_worker_get_address", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            workerGetAddress = b.status("ucp_worker_get_address", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS, ADDRESS));
             workerReleaseAddress = b.fn("ucp_worker_release_address", FunctionDescriptor.ofVoid(ADDRESS, ADDRESS));
             workerProgress = b.fn("ucp_worker_progress", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-            workerGetEfd = b.fn("ucp_worker_get_efd", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-            workerArm = b.fn("ucp_worker_arm", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-            workerSignal = b.fn("ucp_worker_signal", FunctionDescriptor.of(JAVA_INT, ADDRESS));
-            workerFence = b.fn("ucp_worker_fence", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            workerGetEfd = b.status("ucp_worker_get_efd", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS));
+            workerArm = b.status("ucp_worker_arm", FunctionDescriptor.of(STATUS, ADDRESS));
+            workerSignal = b.status("ucp_worker_signal", FunctionDescriptor.of(STATUS, ADDRESS));
+            workerFence = b.status("ucp_worker_fence", FunctionDescriptor.of(STATUS, ADDRESS));
             workerFlushNbx = b.fn("ucp_worker_flush_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-            epCreate = b.fn("ucp_ep_create", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            epCreate = b.status("ucp_ep_create", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS, ADDRESS));
             epCloseNbx = b.fn("ucp_ep_close_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
             epFlushNbx = b.fn("ucp_ep_flush_nbx", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-            epRkeyUnpack = b.fn("ucp_ep_rkey_unpack", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            epRkeyUnpack = b.status("ucp_ep_rkey_unpack", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS, ADDRESS));
             rkeyDestroy = b.fn("ucp_rkey_destroy", FunctionDescriptor.ofVoid(ADDRESS));
-            memMap = b.fn("ucp_mem_map", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-            memUnmap = b.fn("ucp_mem_unmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
-            rkeyPack = b.fn("ucp_rkey_pack", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+            memMap = b.status("ucp_mem_map", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS, ADDRESS));
+            memUnmap = b.status("ucp_mem_unmap", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS));
+            rkeyPack = b.status("ucp_rkey_pack", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
             rkeyBufferRelease = b.fn("ucp_rkey_buffer_release", FunctionDescriptor.ofVoid(ADDRESS));
             FunctionDescriptor rma = FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS);
-            setAmHandler = b.fn("ucp_worker_set_am_recv_handler", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+            setAmHandler = b.status("ucp_worker_set_am_recv_handler", FunctionDescriptor.of(STATUS, ADDRESS, ADDRESS));
             amSendNbx = b.fn("ucp_am_send_nbx",
                     FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS));
             putNbx = b.fn("ucp_put_nbx", rma);
             getNbx = b.fn("ucp_get_nbx", rma);
             atomicOpNbx = b.fn("ucp_atomic_op_nbx",
                     FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS));
-            requestCheckStatus = b.fn("ucp_request_check_status", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+            requestCheckStatus = b.status("ucp_request_check_status", FunctionDescriptor.of(STATUS, ADDRESS));
             requestFree = b.fn("ucp_request_free", FunctionDescriptor.ofVoid(ADDRESS));
             poll = linker.downcallHandle(libc.find("poll").orElseThrow(), FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
         }
@@ -202,6 +206,16 @@ final class Ucx {
     private record Binder(Linker linker, SymbolLookup lookup) {
         MethodHandle fn(String name, FunctionDescriptor descriptor) {
             return NativeLibrary.bind(linker, lookup, name, descriptor, "UCX 1.13 or later needed");
+        }
+
+        /**
+         * A function returning {@code ucs_status_t}, called as returning int: the byte is
+         * sign-extended here, because the upper bits of the native return register are undefined
+         * (read as an int, UCS_ERR_ENDPOINT_TIMEOUT came back as 176 and was not seen as a lost peer).
+         */
+        MethodHandle status(String name, FunctionDescriptor descriptor) {
+            MethodHandle h = fn(name, descriptor);
+            return h.asType(h.type().changeReturnType(int.class));
         }
     }
 }
