@@ -32,7 +32,8 @@ import org.shmem4j.core.heap.SymmetricHeap;
 @Tag("exhaustive") // every algorithm x every case: run by .ci/run after the README's test command
 @Timeout(300)
 class CollectiveReduceTest {
-    static final String[] REDUCE_ALGORITHMS = {"linear", "push", "tree", "recursive_doubling", "ring", "rabenseifner"};
+    static final String[] REDUCE_ALGORITHMS = {"linear", "push", "push_ring", "tree", "recursive_doubling", "ring",
+        "rabenseifner"};
     static final long LARGE = 70_000; // > 16 KiB for every carrier (65536 longs is 512 KiB)
 
     enum Carrier {
@@ -316,6 +317,7 @@ class CollectiveReduceTest {
         cases.add(Arguments.of("recursive_doubling", 12));
         cases.add(Arguments.of("tree", 12));
         cases.add(Arguments.of("push", 12));
+        cases.add(Arguments.of("push_ring", 12));
         return cases.stream();
     }
 
@@ -433,7 +435,8 @@ class CollectiveReduceTest {
 
     static Stream<Arguments> loopCases() {
         return Stream.of(Arguments.of("tree", 5), Arguments.of("recursive_doubling", 3), Arguments.of("ring", 5),
-                Arguments.of("rabenseifner", 6), Arguments.of("ring", 2), Arguments.of("recursive_doubling", 8));
+                Arguments.of("rabenseifner", 6), Arguments.of("ring", 2), Arguments.of("recursive_doubling", 8),
+                Arguments.of("push_ring", 5), Arguments.of("push_ring", 2));
     }
 
     /** dest and source overlapping partially: IllegalArgumentException naming the routine. */

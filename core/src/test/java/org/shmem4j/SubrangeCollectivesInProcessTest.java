@@ -50,8 +50,8 @@ class SubrangeCollectivesInProcessTest {
             {"broadcast", "SHMEM_BCAST_ALGORITHM", "linear", "push", "binomial", "scatter_allgather", "hierarchical"},
             {"collect", "SHMEM_COLLECT_ALGORITHM", "linear", "push", "ring", "recursive_doubling", "bruck"},
             {"alltoall", "SHMEM_ALLTOALL_ALGORITHM", "linear", "pairwise", "push"},
-            {"reduce", "SHMEM_REDUCE_ALGORITHM", "linear", "push", "tree", "recursive_doubling", "ring", "rabenseifner",
-                "hierarchical"},
+            {"reduce", "SHMEM_REDUCE_ALGORITHM", "linear", "push", "push_ring", "tree", "recursive_doubling", "ring",
+                "rabenseifner", "hierarchical"},
             {"scan", "SHMEM_SCAN_ALGORITHM", "linear", "log"},
         };
         for (String[] row : table) {

@@ -38,7 +38,7 @@ public final class CollectiveCatalog {
     static final Map<String, Algorithms.Alltoall> ALLTOALL = catalog(AlgorithmNames.ALLTOALL, LinearAlgorithms.ALLTOALL,
             AlltoallAlgorithms.PAIRWISE, PushAlgorithms.ALLTOALL);
     static final Map<String, Algorithms.Reduce> REDUCE = catalog(AlgorithmNames.REDUCE, LinearAlgorithms.REDUCE,
-            PushAlgorithms.REDUCE, ReduceAlgorithms.TREE, ReduceAlgorithms.RECURSIVE_DOUBLING, ReduceAlgorithms.RING,
+            PushAlgorithms.REDUCE, PushAlgorithms.RING, ReduceAlgorithms.TREE, ReduceAlgorithms.RECURSIVE_DOUBLING, ReduceAlgorithms.RING,
             ReduceAlgorithms.RABENSEIFNER, HierarchicalAlgorithms.REDUCE);
     static final Map<String, Algorithms.Scan> SCAN = catalog(AlgorithmNames.SCAN, LinearAlgorithms.SCAN, ScanAlgorithms.LOG);
 

@@ -114,6 +114,77 @@ final class PushAlgorithms {
 
     };
 
+    /**
+     * Large reductions into a separate dest ({@code push_ring}): a ring reduce-scatter then a ring
+     * allgather in which every step is a put with signal straight into the right neighbour's dest,
+     * so each member sends 2(n - 1)/n of the vector as 2(n - 1) one-way messages and waits for no
+     * round trip; the pull algorithms pay a get (a round trip served by the target's CPU over tcp)
+     * and an acknowledgement per step. In reduce-scatter step g member r sends chunk r - g (its
+     * source's in step 0, else the partial it finished in step g - 1) into the right neighbour's
+     * dest, which adds its own source's chunk in place; member r ends it holding chunk r + 1, and
+     * the allgather passes each finished chunk around once more. Each element is reduced once, so
+     * every member ends with the same bits.
+     *
+     * <p>A member's dest is written only after it entered the call (it says so to its left
+     * neighbour, the only writer, once per call): having returned from the previous collective,
+     * nobody reads that dest any more. A slot holds a received partial from reduce-scatter step g
+     * until the member forwards it in step g + 1; the allgather's write of that chunk comes after the
+     * chunk went once around the ring, so after that forward (no acknowledgement needed). dest ==
+     * source leaves no room to receive into: {@code rabenseifner}. The vector is not staged, so
+     * any size runs. Chosen only when forced: over tcp the target's CPU carries a put as it carries
+     * a get, and rabenseifner measured faster (docs/decisions/0041).
+     */
+    static final Algorithms.Reduce RING = new Algorithms.Reduce() {
+        @Override
+        public String name() {
+            return "push_ring";
+        }
+
+        @Override
+        public void run(CollectiveSupport s, ReduceKernel k, long dest, long source, long count) {
+            if (dest == source) {
+                ReduceAlgorithms.RABENSEIFNER.run(s, k, dest, source, count);
+                return;
+            }
+            long esz = k.layout().byteSize();
+            if (ReduceAlgorithms.trivial(s, dest, source, count * esz)) {
+                return;
+            }
+            long seq = s.begin();
+            int n = s.size();
+            int r = s.rank();
+            int left = (r + n - 1) % n;
+            int right = (r + 1) % n;
+            MemorySegment mem = s.local();
+            s.signal(left, s.ackFlag(r), CollectiveSupport.stamp(seq, 0)); // entered: my dest may be written
+            s.await(s.ackFlag(right), CollectiveSupport.stamp(seq, 0));
+            for (int g = 0; g < n - 1; g++) {
+                int c = Math.floorMod(r - g, n);
+                long lo = c * count / n * esz;
+                long from = (g == 0 ? source : dest) + lo;
+                send(s, right, dest + lo, from, (c + 1) * count / n * esz - lo, CollectiveSupport.stamp(seq, 1 + g));
+                int in = Math.floorMod(r - g - 1, n);
+                long inLo = in * count / n;
+                s.await(s.senderFlag(left), CollectiveSupport.stamp(seq, 1 + g));
+                k.combine(mem, dest + inLo * esz, mem, source + inLo * esz, (in + 1) * count / n - inLo);
+            }
+            for (int h = 0; h < n - 1; h++) {
+                int c = Math.floorMod(r + 1 - h, n);
+                long lo = c * count / n * esz;
+                send(s, right, dest + lo, dest + lo, (c + 1) * count / n * esz - lo, CollectiveSupport.stamp(seq, n + h));
+                s.await(s.senderFlag(left), CollectiveSupport.stamp(seq, n + h));
+            }
+        }
+
+        private static void send(CollectiveSupport s, int to, long at, long from, long bytes, long stamp) {
+            if (bytes == 0) {
+                s.signal(to, s.senderFlag(s.rank()), stamp);
+            } else {
+                s.putSignal(to, at, s.local(), from, bytes, s.senderFlag(s.rank()), stamp);
+            }
+        }
+    };
+
     /** Step of a folded pair's result signal (above every round's step). */
     private static final int ROUNDS_DONE = 1 << 19;
 

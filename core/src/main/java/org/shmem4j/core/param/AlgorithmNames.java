@@ -22,8 +22,8 @@ public final class AlgorithmNames {
     public static final List<String> COLLECT = List.of("bruck", "linear", "push", "recursive_doubling", "ring");
     /** Also alltoalls'. */
     public static final List<String> ALLTOALL = List.of("linear", "pairwise", "push");
-    public static final List<String> REDUCE = List.of("hierarchical", "linear", "push", "rabenseifner", "recursive_doubling",
-            "ring", "tree");
+    public static final List<String> REDUCE = List.of("hierarchical", "linear", "push", "push_ring", "rabenseifner",
+            "recursive_doubling", "ring", "tree");
     /** sum_inscan's and sum_exscan's. */
     public static final List<String> SCAN = List.of("linear", "log");
 

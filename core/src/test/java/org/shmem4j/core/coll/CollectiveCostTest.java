@@ -116,6 +116,7 @@ class CollectiveCostTest {
             case "reduce recursive_doubling" -> new Cost(3 * l + 4, 3 * l + 4, 2 * l + 2);
             case "reduce rabenseifner" -> new Cost(5 * l + 4, 5 * l + 4, 2 * l + 2);
             case "reduce ring" -> new Cost(6L * n, 6L * n, 2);
+            case "reduce push_ring" -> new Cost(2L * n - 1, 2L * n - 1, 2); // "entered" to the left, 2(n - 1) put-signals to the right
             case "scan log" -> new Cost(4 * l + 3, 4 * l + 3, 3 * l + 2);
             default -> throw new AssertionError("no model for " + collective + " " + algorithm);
         };
