@@ -106,8 +106,8 @@ final class PeRuntime extends ShmemBase {
             this.batchAll = params.get(Params.BATCH_ALL);
             this.network = parts.add(NetworkEngine.open(bootstrap, params, memory.routes(), amosByNetwork), Transport::close);
             // waiting, then the finalize rendezvous, whose words live in the heap's reserved part
-            this.waitPolicy = WaitTuning.policy(params, topology.pesOnMyNode() > LaunchEnv.nodeCores(), bootstrap,
-                    network == null ? null : this::networkChannel);
+            boolean oversubscribed = LaunchEnv.pesSharingCores(topology.pesOnMyNode()) > LaunchEnv.nodeCores();
+            this.waitPolicy = WaitTuning.policy(params, oversubscribed, bootstrap, network == null ? null : this::networkChannel);
             this.lastFinalize = new FinalizeRendezvous(routes.region(me), heap.allocateReserved("finalize announcements", npes * 8L), me, npes);
             this.p2p = new PointToPointSync(routes.region(me), waitPolicy, this::checkWaitCanEnd, profiler);
             // the default context, over the world's routes

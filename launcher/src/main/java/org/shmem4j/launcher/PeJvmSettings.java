@@ -18,8 +18,9 @@ import org.shmem4j.bootstrap.launcher.LaunchEnv;
  * node: each JVM sizes itself for its share, not for the whole node. The JVM's own ergonomics
  * then choose the collector (serial below two processors, as on a one-CPU machine), the GC and
  * JIT thread counts, and the common fork-join pool's parallelism, so the choice follows the JDK.
- * The node's real core count goes to the PE as {@link LaunchEnv#NODE_CORES}, by which the library
- * judges oversubscription.</li>
+ * The node's real core count goes to the PE as {@link LaunchEnv#NODE_CORES}, and the PEs sharing
+ * those cores as {@link LaunchEnv#CORE_SHARERS} (pseudo-nodes of one machine share its cores), by
+ * which the library judges oversubscription.</li>
  * <li>{@code -Xbatch} when a node has at least as many PEs as cores (and more than one PE): no
  * core is free for the JIT's background compilation, so the compiler thread only time-slices with
  * its own PE, which meanwhile runs slow, profiled code while the job's other PEs wait for it (a
@@ -134,7 +135,8 @@ final class PeJvmSettings {
             } else {
                 int share = (cores + pesOnNode - 1) / pesOnNode;
                 options.add("-XX:ActiveProcessorCount=" + share);
-                env = Map.of(LaunchEnv.NODE_CORES, Integer.toString(cores));
+                env = Map.of(LaunchEnv.NODE_CORES, Integer.toString(cores), LaunchEnv.CORE_SHARERS,
+                        Integer.toString(pesOnNode));
                 why.add("-XX:ActiveProcessorCount=" + share + " (" + cores + " cores/" + pesOnNode + " PEs"
                         + (share < 2 ? ": serial GC, 2 JIT threads" : "") + ")");
             }

@@ -51,7 +51,8 @@ class PeJvmSettingsTest {
             } else {
                 assertEquals(Integer.toString(c[2]), share, what);
                 // the library must still see that the node has c[1] cores (oversubscription)
-                assertEquals(Map.of(LaunchEnv.NODE_CORES, Integer.toString(c[1])), choice.env(), what);
+                assertEquals(Map.of(LaunchEnv.NODE_CORES, Integer.toString(c[1]), LaunchEnv.CORE_SHARERS,
+                        Integer.toString(c[0])), choice.env(), what);
             }
         }
     }
@@ -189,7 +190,7 @@ class PeJvmSettingsTest {
         List<String> cmd = local.command(3);
         assertTrue(cmd.indexOf("-XX:ActiveProcessorCount=1") > 0, cmd::toString);
         assertTrue(cmd.indexOf("-XX:ActiveProcessorCount=1") < cmd.indexOf("-XX:+UseG1GC"), cmd::toString);
-        assertEquals(Map.of(LaunchEnv.NODE_CORES, "2"), local.env(0));
+        assertEquals(Map.of(LaunchEnv.NODE_CORES, "2", LaunchEnv.CORE_SHARERS, "4"), local.env(0));
 
         var none = new PeCommands(LaunchOptions.parse(List.of("-n", "4", "--jvm-defaults=none", "-cp", dir.toString(),
                 "Main")), new LocalPeStarter(), false, 2, 1);

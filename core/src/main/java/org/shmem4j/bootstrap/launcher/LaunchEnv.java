@@ -48,6 +48,13 @@ public final class LaunchEnv {
      */
     public static final String NODE_CORES = "SHMEM4J_NODE_CORES";
 
+    /**
+     * The job's PEs that share the cores {@link #NODE_CORES} counts, set with it: more than the PE's
+     * node holds when pseudo-nodes or pseudo-hosts run on one machine, whose PEs still compete for
+     * its cores. Optional.
+     */
+    public static final String CORE_SHARERS = "SHMEM4J_CORE_SHARERS";
+
     /** Directory of the shared-memory files (default {@link #DEFAULT_SHM_DIR}). */
     public static final String SHM_DIR = "SHMEM_SHM_DIR";
     /** Default directory of the shared-memory files. */
@@ -62,18 +69,26 @@ public final class LaunchEnv {
 
     /** The cores of this PE's node: {@link #NODE_CORES} when it is a positive number, else the JVM's count. */
     public static int nodeCores() {
-        String v = System.getenv(NODE_CORES);
+        int cores = positive(NODE_CORES);
+        return cores > 0 ? cores : Runtime.getRuntime().availableProcessors();
+    }
+
+    /** The PEs that share this PE's cores: {@link #CORE_SHARERS} where it says more, else {@code pesOnNode}. */
+    public static int pesSharingCores(int pesOnNode) {
+        return Math.max(pesOnNode, positive(CORE_SHARERS));
+    }
+
+    /** The positive number in variable {@code name}, else 0 (unset or not set by oshrun). */
+    private static int positive(String name) {
+        String v = System.getenv(name);
         if (v != null) {
             try {
-                int cores = Integer.parseInt(v.strip());
-                if (cores > 0) {
-                    return cores;
-                }
+                return Math.max(0, Integer.parseInt(v.strip()));
             } catch (NumberFormatException ignored) {
-                // not set by oshrun: the JVM's count below
+                // not set by oshrun
             }
         }
-        return Runtime.getRuntime().availableProcessors();
+        return 0;
     }
 
     /**
