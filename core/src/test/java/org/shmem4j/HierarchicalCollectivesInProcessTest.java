@@ -52,6 +52,70 @@ class HierarchicalCollectivesInProcessTest {
         }).orThrow();
     }
 
+    /**
+     * Runs of back-to-back push broadcasts from one root (whose root waits for nobody, and whose
+     * members may lag up to two collectives), mixed with push reductions and fcollects that write
+     * the same scratch buffers without waiting, while one member at a time falls behind: every
+     * result exact. hosts = 0: the hosts and nodes the environment gives (the pseudo-node runs of
+     * .ci/run put this job's PEs on nodes, some reached through the network).
+     */
+    @ParameterizedTest(name = "{0} PEs on {1} pseudo-hosts")
+    @CsvSource({"2, 2", "3, 2", "5, 2", "6, 3", "8, 3", "4, 1", "1, 1", "5, 0", "8, 0"})
+    void pushBroadcastRunsAheadSafely(int n, int hosts) {
+        String[] forced = {"SHMEM_BCAST_ALGORITHM", "push", "SHMEM_REDUCE_ALGORITHM", "push",
+                "SHMEM_FCOLLECT_ALGORITHM", "push"};
+        InProcessJob.Program program = () -> {
+            try (Shmem shmem = Shmem.init()) {
+                Team world = shmem.teamWorld();
+                int me = world.myPe();
+                int c = 3;
+                SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, c);
+                SymmetricLongArray dst = shmem.calloc(ValueLayout.JAVA_LONG, c);
+                SymmetricLongArray col = shmem.calloc(ValueLayout.JAVA_LONG, (long) c * n);
+                for (int it = 0; it < 300; it++) {
+                    int root = it / 7 % n;
+                    for (int b = 0; b <= it % 5; b++) {
+                        long salt = it * 10L + b;
+                        for (int i = 0; i < c; i++) {
+                            src.set(i, me * 1_000_003L + i * 31L + salt);
+                        }
+                        if (me == it % n && b == 0) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(20_000); // a member falls behind
+                        }
+                        world.broadcast(dst, src, c, root);
+                        for (int i = 0; i < c; i++) {
+                            assertEquals(root * 1_000_003L + i * 31L + salt, dst.get(i),
+                                    "broadcast " + b + " of run " + it + " from " + root + " [" + i + "]");
+                        }
+                    }
+                    long salt = it * 10L + 9;
+                    for (int i = 0; i < c; i++) {
+                        src.set(i, me * 1_000_003L + i * 31L + salt);
+                    }
+                    if (it % 3 == 0) {
+                        world.sumReduce(dst, src, c);
+                        for (int i = 0; i < c; i++) {
+                            assertEquals(1_000_003L * n * (n - 1) / 2 + n * (i * 31L + salt), dst.get(i),
+                                    "sum after run " + it + " [" + i + "]");
+                        }
+                    } else if (it % 3 == 1) {
+                        world.fcollect(col, src, c);
+                        for (int j = 0; j < n * c; j++) {
+                            assertEquals(j / c * 1_000_003L + j % c * 31L + salt, col.get(j), "fcollect after run " + it);
+                        }
+                    }
+                }
+                col.close();
+                dst.close();
+                src.close();
+            }
+        };
+        InProcessJob.Result result = hosts == 0
+                ? InProcessJob.run(n, InProcessTestSupport.env(forced), Duration.ofSeconds(240), program)
+                : InProcessJob.run(n, hosts, InProcessTestSupport.oneNodeEnv(forced), Duration.ofSeconds(240), program);
+        result.orThrow();
+    }
+
     private static final int BIG = 5000; // longs: more than the 16 KiB combine chunk
 
     /** The symmetric arrays (allocation is collective over the world, so it happens once, outside the teams). */

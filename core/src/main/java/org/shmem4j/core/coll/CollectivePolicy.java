@@ -13,11 +13,12 @@ import org.shmem4j.core.param.Params;
  * <h2>The automatic choice</h2>
  * <ol>
  * <li><b>Teams with members on other nodes</b> (not hierarchical, see 3): {@code push}
- * reductions, and broadcast and fcollect up to {@value #PUSH_TEAM} members, while the data fits
- * the collective scratch ({@link PushAlgorithms}): a put and its signal cost one network trip where
- * a pull costs a round trip and an acknowledgement. alltoall pushes whenever some member is on
- * another node and the n - 1 incoming blocks fit the scratch, at any team size and also through
- * leaders (it has no hierarchical algorithm).</li>
+ * reductions, and fcollect up to {@value #PUSH_TEAM} members, while the data fits the collective
+ * scratch ({@link PushAlgorithms}): a put and its signal cost one network trip where a pull costs
+ * a round trip and an acknowledgement. The push broadcast sends once per host, so it serves teams
+ * through leaders too, up to {@value #PUSH_TEAM} hosts. alltoall pushes whenever some member is
+ * on another node and the n - 1 incoming blocks fit the scratch, at any team size and also
+ * through leaders (it has no hierarchical algorithm).</li>
  * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
  * but the barrier (one exchange with one peer; nothing to gain from a schedule), except
  * rabenseifner for reductions at or above the crossover.</li>
@@ -32,8 +33,9 @@ import org.shmem4j.core.param.Params;
  * reduction, recursive_doubling (power-of-two teams) or bruck collect, linear alltoall); at or
  * above, the bandwidth-optimal one (scatter_allgather broadcast, rabenseifner reduction (ring where
  * absent), ring fcollect, pairwise alltoall). Scans use {@code log}.</li>
- * <li><b>Team size</b> bounds what is linear in it: push broadcast and fcollect (n - 1 sends by
- * one member) only up to {@value #PUSH_TEAM} members, rings ({@code n - 1} latencies) only up to
+ * <li><b>Team size</b> bounds what is linear in it: push broadcast (a send per other host by
+ * the root) up to {@value #PUSH_TEAM} hosts and fcollect (n - 1 sends by every member) up to
+ * {@value #PUSH_TEAM} members, rings ({@code n - 1} latencies) only up to
  * {@value #RING_TEAM} (the broadcast beyond that only while each ring step moves at least the
  * crossover). What remains linear in n at any size is alltoall (every member has a block for
  * every other: push sends those n - 1 blocks as n - 1 messages, the fewest for blocks sent
@@ -202,7 +204,8 @@ public final class CollectivePolicy {
         if (broadcast != null) {
             return broadcast;
         }
-        if (pushes(s) && s.size() <= PUSH_TEAM && PushAlgorithms.broadcastFits(s, bytes)) {
+        // through leaders too: the push broadcast crosses the network once per host
+        if (s.reachesSomeoneByNetwork() && s.hostGroups().hosts() <= PUSH_TEAM && PushAlgorithms.broadcastFits(s, bytes)) {
             return pushBcast;
         }
         if (tiny(s)) {

@@ -23,11 +23,12 @@ import org.shmem4j.core.sync.WaitPolicy;
  * has entered collective s - {@link #slack()}</b> (B - 2: a barrier, or waits that transitively
  * depend on every member; nearly all algorithms even wait until every member entered s). A member
  * can then run at most B - 1 collectives ahead, so the buffer of collective s is not reused while
- * anyone still reads it. The slack is for the push broadcast: its root writes the members' scratch
- * once each has entered collective s - 2, which in a run of broadcasts it learned long ago, instead
- * of waiting a round trip for each to enter this one; and a member need say so only every other
- * broadcast ({@link #announceEntry}), so in a run of broadcasts the data goes one way and only
- * every second call sends anything back. A leaf of a plain tree that returns right after receiving
+ * anyone still reads it. The slack is for the push broadcast: its root (and each host's
+ * representative) writes the scratch a member reads once that member has entered collective
+ * s - 2, which in a run of broadcasts it learned long ago, instead of waiting a round trip for each
+ * to enter this one; and a representative need say so over the network only every other broadcast
+ * ({@link #announceEntry}), so in a run of broadcasts the data goes one way and only every second
+ * call sends anything back. A leaf of a plain tree that returns right after receiving
  * breaks the rule, and the damage shows collectives later.
  *
  * <p>There are no per-round lines on purpose: a round line written by different partners in
@@ -172,14 +173,19 @@ public final class CollectiveSupport {
      * enters another collective.
      */
     public void announceEntry(int member, long seq) {
+        if (entryAnnouncementDue(member, seq)) {
+            signal(member, ackFlag(rank()), stamp(seq, 0));
+            entryAnnounced[member] = seq;
+        }
+    }
+
+    /** True when {@link #announceEntry} would send: no earlier word lets {@code member} through collective {@code seq + 1}. */
+    public boolean entryAnnouncementDue(int member, long seq) {
         if (entryAnnounced == null) {
             entryAnnounced = new long[size()];
             java.util.Arrays.fill(entryAnnounced, Long.MIN_VALUE);
         }
-        if (entryAnnounced[member] < seq + 1 - slack()) {
-            signal(member, ackFlag(rank()), stamp(seq, 0));
-            entryAnnounced[member] = seq;
-        }
+        return entryAnnounced[member] < seq + 1 - slack();
     }
 
     /** Bytes in one scratch buffer. */

@@ -245,7 +245,7 @@ final class HierarchicalAlgorithms {
         }
     }
 
-    private static void signalOthers(CollectiveSupport s, int[] members, int me, long stamp) {
+    static void signalOthers(CollectiveSupport s, int[] members, int me, long stamp) {
         for (int m : members) {
             if (m != me) {
                 s.signal(m, s.senderFlag(me), stamp);

@@ -189,15 +189,23 @@ final class PushAlgorithms {
     private static final int ROUNDS_DONE = 1 << 19;
 
     /**
-     * Members tell the root they entered (every other broadcast, {@link CollectiveSupport#announceEntry});
-     * the root puts the data into every member's scratch and signals once that member has entered
-     * collective s - 2, and each member copies it to its dest. In a run of broadcasts from one root
-     * the root so waits for nobody and a member sends something back only every second call: the
-     * data goes one way, where waiting for every member to enter this call cost a round trip and an
-     * "entered" per call cost the member a send. A member that entered s - 2 has left s - 3, which
-     * used this collective's buffer last; the root may so return while a member is still two
-     * collectives behind, which is the slack {@link CollectiveSupport}'s rule leaves. Larger
-     * messages: {@code linear}.
+     * The root puts the data into one member per other host (its representative, the host's
+     * leader) and signals; every other member copies it from its host's representative (on the
+     * root's host: the root, which first copies its source into its own scratch). So the data
+     * crosses the network once per host, and within a host it is read from shared memory.
+     *
+     * <p>No member waits for this call's others. A member's parent (the root, or its host's
+     * representative) writes its scratch of collective s only once the member entered s - 2
+     * ({@link CollectiveSupport#slack()}): members on the parent's host store their entry on every
+     * call, which costs a store; a representative tells the root every other broadcast
+     * ({@link CollectiveSupport#announceEntry}), and first waits for its host's members to have
+     * entered too, so its word speaks for its whole host. In a run of broadcasts from one root the
+     * root so waits for nobody, the data goes one way, and only every second call sends anything
+     * back over the network, where waiting for every member to enter this call cost a round trip
+     * and an "entered" per call cost each member a send. A member that entered s - 2 has left
+     * s - 4, the last user of this collective's scratch buffer (its own, and its representative's
+     * that it reads), and the root may return while a member is still two collectives behind,
+     * which is the slack {@link CollectiveSupport}'s rule leaves. Larger messages: {@code linear}.
      */
     static final Algorithms.Broadcast BROADCAST = new Algorithms.Broadcast() {
         @Override
@@ -214,28 +222,56 @@ final class PushAlgorithms {
             long seq = s.begin();
             long st = CollectiveSupport.stamp(seq, 0);
             long scratch = s.scratch(seq);
-            int r = s.rank();
-            if (r == root) {
+            HostGroups g = s.hostGroups();
+            int me = s.rank();
+            int rootHost = g.hostOf(root);
+            int host = g.hostOf(me);
+            int[] onHost = g.members(host);
+            int rep = host == rootHost ? root : g.leader(host);
+            MemorySegment mem = s.local();
+            if (me == root) {
                 // a team's first collective waits for everyone: the members' slots are then surely set up
                 long entered = seq == 1 ? st : CollectiveSupport.stamp(Math.max(0, seq - s.slack()), 0);
-                for (int m = 0; m < s.size(); m++) {
-                    if (m != root) {
-                        s.await(s.ackFlag(m), entered);
+                for (int h = 0; h < g.hosts(); h++) {
+                    if (h != rootHost) {
+                        s.await(s.ackFlag(g.leader(h)), entered);
                     }
                 }
-                for (int m = 0; m < s.size(); m++) {
-                    if (m != root) {
-                        s.putSignal(m, scratch, s.local(), source, bytes, s.senderFlag(root), st);
+                awaitEntries(s, onHost, me, entered);
+                if (onHost.length > 1) {
+                    MemorySegment.copy(mem, source, mem, scratch, bytes);
+                }
+                for (int h = 0; h < g.hosts(); h++) {
+                    if (h != rootHost) {
+                        s.putSignal(g.leader(h), scratch, mem, source, bytes, s.senderFlag(root), st);
                     }
                 }
-                MemorySegment.copy(s.local(), source, s.local(), dest, bytes);
-            } else {
-                s.announceEntry(root, seq);
+                HierarchicalAlgorithms.signalOthers(s, onHost, me, st);
+                MemorySegment.copy(mem, source, mem, dest, bytes);
+            } else if (me == rep) {
+                if (s.entryAnnouncementDue(root, seq)) {
+                    awaitEntries(s, onHost, me, st);
+                    s.announceEntry(root, seq);
+                }
                 s.await(s.senderFlag(root), st);
-                MemorySegment.copy(s.local(), scratch, s.local(), dest, bytes);
+                HierarchicalAlgorithms.signalOthers(s, onHost, me, st);
+                MemorySegment.copy(mem, scratch, mem, dest, bytes);
+            } else {
+                s.signal(rep, s.ackFlag(me), st);
+                s.await(s.senderFlag(rep), st);
+                s.peers().get(mem, dest, rep, scratch, bytes);
             }
         }
     };
+
+    /** Waits until every member of {@code members} but this PE wrote {@code stamp} on its acknowledgement line here. */
+    private static void awaitEntries(CollectiveSupport s, int[] members, int me, long stamp) {
+        for (int m : members) {
+            if (m != me) {
+                s.await(s.ackFlag(m), stamp);
+            }
+        }
+    }
 
     /**
      * fcollect: every member puts its contribution into every other member's scratch at its own

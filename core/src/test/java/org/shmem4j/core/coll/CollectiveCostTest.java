@@ -97,7 +97,8 @@ class CollectiveCostTest {
             case "barrier dissemination", "barrier tree" -> new Cost(l, l, l);
             case "barrier hierarchical" -> new Cost(m + h, m + h, m + h);
             case "broadcast linear" -> new Cost(2 * l + 1, 2 * l + n - 1, l); // the root serves n - 1 gets
-            case "broadcast push" -> new Cost(n - 1, n - 1, n - 1);
+            // a put-signal per other host and a signal per member of the root's host; those members' entries and reads
+            case "broadcast push" -> new Cost(hosts(n) - 1 + m + 1, hosts(n) - 1 + 2 * m + 1, hosts(n) - 1 + m + 1);
             case "broadcast binomial" -> new Cost(l + 2, 3 * l, 2 * l);
             case "broadcast scatter_allgather" -> new Cost(2 * l + 2L * n, 2 * l + 3L * n, l + 1);
             case "broadcast hierarchical", "reduce hierarchical" ->
