@@ -12,13 +12,13 @@ import org.shmem4j.core.param.Params;
  *
  * <h2>The automatic choice</h2>
  * <ol>
- * <li><b>Teams with members on other nodes</b> (not hierarchical, see 3): {@code push}
- * reductions, and fcollect up to {@value #PUSH_TEAM} members, while the data fits the collective
- * scratch ({@link PushAlgorithms}): a put and its signal cost one network trip where a pull costs
- * a round trip and an acknowledgement. The push broadcast sends once per host, so it serves teams
- * through leaders too, up to {@value #PUSH_TEAM} hosts. alltoall pushes whenever some member is
- * on another node and the n - 1 incoming blocks fit the scratch, at any team size and also
- * through leaders (it has no hierarchical algorithm).</li>
+ * <li><b>Teams with members on other nodes</b>: {@code push} reductions, and broadcast and
+ * fcollect up to {@value #PUSH_TEAM} hosts, while the data fits the collective scratch
+ * ({@link PushAlgorithms}): a put and its signal cost one network trip where a pull costs a round
+ * trip and an acknowledgement. They cross the network through one member per host and share
+ * memory within it, so they serve teams that go through leaders (see 4) too. alltoall pushes
+ * whenever some member is on another node and the n - 1 incoming blocks fit the scratch, at any
+ * team size and also through leaders (it has no hierarchical algorithm).</li>
  * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
  * but the barrier (one exchange with one peer; nothing to gain from a schedule), except
  * rabenseifner for reductions at or above the crossover.</li>
@@ -33,9 +33,8 @@ import org.shmem4j.core.param.Params;
  * reduction, recursive_doubling (power-of-two teams) or bruck collect, linear alltoall); at or
  * above, the bandwidth-optimal one (scatter_allgather broadcast, rabenseifner reduction (ring where
  * absent), ring fcollect, pairwise alltoall). Scans use {@code log}.</li>
- * <li><b>Team size</b> bounds what is linear in it: push broadcast (a send per other host by
- * the root) up to {@value #PUSH_TEAM} hosts and fcollect (n - 1 sends by every member) up to
- * {@value #PUSH_TEAM} members, rings ({@code n - 1} latencies) only up to
+ * <li><b>Team size</b> bounds what is linear in it: push broadcast and fcollect (a send per
+ * other host by the root or by every leader) up to {@value #PUSH_TEAM} hosts, rings ({@code n - 1} latencies) only up to
  * {@value #RING_TEAM} (the broadcast beyond that only while each ring step moves at least the
  * crossover). What remains linear in n at any size is alltoall (every member has a block for
  * every other: push sends those n - 1 blocks as n - 1 messages, the fewest for blocks sent
@@ -67,11 +66,12 @@ public final class CollectivePolicy {
     static final int DIRECT_TEAM = 8;
 
     /**
-     * Teams of at most this many members push broadcast and fcollect over the network. Both cost
-     * n - 1 sends on one member per call (the broadcast's root; every member in fcollect, n(n - 1)
-     * messages in all), one network trip each: cheaper than a tree's ceil(log2 n) round trips for
-     * a few members, but at 64 members one-per-node the root would send 63 messages where a binomial
-     * tree's busiest member sends 6. The push reduction is recursive doubling: any size.
+     * Teams on at most this many hosts push broadcast and fcollect over the network. Both cost
+     * H - 1 network sends on one member per call (the broadcast's root; every host's leader in
+     * fcollect, H(H - 1) messages in all), one network trip each, plus a store per member of its
+     * host: cheaper than a tree's ceil(log2 H) round trips for a few hosts, but at 64 nodes the
+     * root would send 63 messages where a binomial tree's busiest member sends 6. The push
+     * reduction is recursive doubling: any size.
      */
     static final int PUSH_TEAM = 8;
 
@@ -184,11 +184,6 @@ public final class CollectivePolicy {
         return g.spansHosts() && g.size() >= 2 * g.hosts();
     }
 
-    /** Some member is on another node and the team does not go through leaders: put and signal beat pull and acknowledge. */
-    private static boolean pushes(CollectiveSupport s) {
-        return s.reachesSomeoneByNetwork() && !hierarchical(s);
-    }
-
     private static boolean powerOfTwo(int n) {
         return (n & (n - 1)) == 0;
     }
@@ -238,7 +233,8 @@ public final class CollectivePolicy {
         if (fcollect != null) {
             return fcollect;
         }
-        if (pushes(s) && s.size() <= PUSH_TEAM && PushAlgorithms.fcollectFits(s, bytes)) {
+        // through leaders too: a block crosses the network once per other host
+        if (s.reachesSomeoneByNetwork() && s.hostGroups().hosts() <= PUSH_TEAM && PushAlgorithms.fcollectFits(s, bytes)) {
             return pushCollect;
         }
         if (tiny(s) || direct(s)) {
@@ -277,7 +273,7 @@ public final class CollectivePolicy {
         if (reduce != null) {
             return reduce;
         }
-        if (pushes(s) && PushAlgorithms.reduceFits(s, bytes)) {
+        if (s.reachesSomeoneByNetwork() && PushAlgorithms.reduceFits(s, bytes)) { // through leaders too
             return pushReduce;
         }
         if (tiny(s)) {

@@ -23,9 +23,15 @@ final class PushAlgorithms {
     private PushAlgorithms() {
     }
 
-    /** The reduction's slots fit the scratch: one per round, and one for the fold when the size is not a power of two. */
+    /**
+     * The reduction's slots fit the scratch: one per round among the hosts' leaders (and one for
+     * the fold when their number is not a power of two), one per other member of a host, and one
+     * for the result those members copy.
+     */
     static boolean reduceFits(CollectiveSupport s, long bytes) {
-        return rounds(s.size()) * ReduceAlgorithms.roundUp(bytes) <= s.scratchBytes();
+        HostGroups g = s.hostGroups();
+        int perHost = g.maxPerHost();
+        return (rounds(g.hosts()) + (perHost > 1 ? perHost : 0)) * ReduceAlgorithms.roundUp(bytes) <= s.scratchBytes();
     }
 
     static boolean broadcastFits(CollectiveSupport s, long bytes) {
@@ -48,10 +54,15 @@ final class PushAlgorithms {
     }
 
     /**
-     * Recursive doubling: in round j partners {@code nr ^ 2^j} put their partial results into each
-     * other's scratch slot j and combine, lower group's operand first (identical bits on both).
-     * Non-powers of two fold the first {@code 2(n - p)} members pairwise: the even member pushes
-     * its source to the odd one and receives the result in its own slot. Larger vectors:
+     * Through one leader per host: every member puts its source into its host's leader's scratch
+     * and signals; the leader combines its host's sources in team order (its own first: it is the
+     * lowest), then the leaders run recursive doubling on those partials, and each leader lets its
+     * members copy the result from its scratch. Recursive doubling: in round j partners
+     * {@code h ^ 2^j} (host numbers) put their partials into each other's scratch slot j and
+     * combine, lower group's operand first (identical bits on both). Non-powers of two fold the
+     * first {@code 2(H - p)} leaders pairwise: the even one pushes its partial to the odd one and
+     * receives the result in its own slot. So a reduction crosses the network ceil(log2 H) times
+     * per leader and a team of one member per node is plain recursive doubling. Larger vectors:
      * {@code recursive_doubling}.
      */
     static final Algorithms.Reduce REDUCE = new Algorithms.Reduce() {
@@ -71,48 +82,82 @@ final class PushAlgorithms {
                 return;
             }
             long seq = s.begin();
+            HostGroups g = s.hostGroups();
             int r = s.rank();
-            int p = Integer.highestOneBit(s.size());
-            int extra = s.size() - p;
+            int host = g.hostOf(r);
+            int[] onHost = g.members(host);
             long slot = ReduceAlgorithms.roundUp(bytes);
             long scratch = s.scratch(seq);
-            long foldSlot = scratch + (rounds(s.size()) - 1) * slot; // past the rounds' slots
-            MemorySegment res = s.temp(bytes);
-            if (r < 2 * extra && (r & 1) == 0) { // folded away: hand over the source, await the result
-                long st = CollectiveSupport.stamp(seq, 0);
-                s.putSignal(r + 1, foldSlot, s.local(), source, bytes, s.senderFlag(r), st);
-                s.await(s.senderFlag(r + 1), CollectiveSupport.stamp(seq, ROUNDS_DONE));
-                MemorySegment.copy(s.local(), foldSlot, s.local(), dest, bytes);
+            long memberSlots = scratch + rounds(g.hosts()) * slot; // after the leaders' rounds
+            long resultSlot = memberSlots + (g.maxPerHost() - 1) * slot;
+            long st = CollectiveSupport.stamp(seq, 0);
+            long done = CollectiveSupport.stamp(seq, ROUNDS_DONE);
+            if (r != onHost[0]) {
+                int i = java.util.Arrays.binarySearch(onHost, r); // members are in team order
+                s.putSignal(onHost[0], memberSlots + (i - 1) * slot, s.local(), source, bytes, s.senderFlag(r), st);
+                s.await(s.senderFlag(onHost[0]), done);
+                s.peers().get(s.local(), dest, onHost[0], resultSlot, bytes);
                 return;
             }
+            MemorySegment res = s.temp(bytes);
             MemorySegment.copy(s.local(), source, res, 0, bytes);
-            if (r < 2 * extra) { // the partner's source first: team order
-                s.await(s.senderFlag(r - 1), CollectiveSupport.stamp(seq, 0));
-                k.combine(s.local(), foldSlot, res, 0, count);
-                MemorySegment.copy(s.local(), foldSlot, res, 0, bytes);
+            for (int i = 1; i < onHost.length; i++) {
+                s.await(s.senderFlag(onHost[i]), st);
+                k.combine(res, 0, s.local(), memberSlots + (i - 1) * slot, count);
             }
-            int nr = r < 2 * extra ? r / 2 : r - extra;
-            for (int j = 0, d = 1; d < p; j++, d <<= 1) {
-                int partner = nr ^ d;
-                int partnerRank = partner < extra ? 2 * partner + 1 : partner + extra;
-                long mine = scratch + j * slot; // where the partner's operand lands here, and mine there
-                long st = CollectiveSupport.stamp(seq, 1 + j);
-                s.putSignal(partnerRank, mine, res, 0, bytes, s.senderFlag(r), st);
-                s.await(s.senderFlag(partnerRank), st);
-                if ((nr & d) == 0) {
-                    k.combine(res, 0, s.local(), mine, count);
-                } else {
-                    k.combine(s.local(), mine, res, 0, count);
-                    MemorySegment.copy(s.local(), mine, res, 0, bytes);
-                }
+            acrossLeaders(s, k, g, res, count, scratch, slot, seq);
+            if (onHost.length > 1) {
+                MemorySegment.copy(res, 0, s.local(), resultSlot, bytes);
+                HierarchicalAlgorithms.signalOthers(s, onHost, r, done);
             }
             MemorySegment.copy(res, 0, s.local(), dest, bytes);
-            if (r < 2 * extra) {
-                s.putSignal(r - 1, foldSlot, res, 0, bytes, s.senderFlag(r), CollectiveSupport.stamp(seq, ROUNDS_DONE));
+        }
+    };
+
+    /**
+     * Recursive doubling among the hosts' leaders (this PE leads its host): {@code res} goes in as
+     * this host's partial and comes out as all of them combined, the same bits on every leader.
+     */
+    private static void acrossLeaders(CollectiveSupport s, ReduceKernel k, HostGroups g, MemorySegment res, long count,
+            long scratch, long slot, long seq) {
+        int me = s.rank();
+        int h = g.hostOf(me);
+        int hosts = g.hosts();
+        int p = Integer.highestOneBit(hosts);
+        int extra = hosts - p;
+        long bytes = count * k.layout().byteSize();
+        long foldSlot = scratch + (rounds(hosts) - 1) * slot; // past the rounds' slots
+        if (h < 2 * extra && (h & 1) == 0) { // folded away: hand over the partial, await the result
+            s.putSignal(g.leader(h + 1), foldSlot, res, 0, bytes, s.senderFlag(me), CollectiveSupport.stamp(seq, 0));
+            s.await(s.senderFlag(g.leader(h + 1)), CollectiveSupport.stamp(seq, ROUNDS_DONE));
+            MemorySegment.copy(s.local(), foldSlot, res, 0, bytes);
+            return;
+        }
+        if (h < 2 * extra) { // the partner's partial first: host order
+            s.await(s.senderFlag(g.leader(h - 1)), CollectiveSupport.stamp(seq, 0));
+            k.combine(s.local(), foldSlot, res, 0, count);
+            MemorySegment.copy(s.local(), foldSlot, res, 0, bytes);
+        }
+        int nh = h < 2 * extra ? h / 2 : h - extra;
+        for (int j = 0, d = 1; d < p; j++, d <<= 1) {
+            int partner = nh ^ d;
+            int partnerLeader = g.leader(partner < extra ? 2 * partner + 1 : partner + extra);
+            long mine = scratch + j * slot; // where the partner's operand lands here, and mine there
+            long st = CollectiveSupport.stamp(seq, 1 + j);
+            s.putSignal(partnerLeader, mine, res, 0, bytes, s.senderFlag(me), st);
+            s.await(s.senderFlag(partnerLeader), st);
+            if ((nh & d) == 0) {
+                k.combine(res, 0, s.local(), mine, count);
+            } else {
+                k.combine(s.local(), mine, res, 0, count);
+                MemorySegment.copy(s.local(), mine, res, 0, bytes);
             }
         }
-
-    };
+        if (h < 2 * extra) {
+            s.putSignal(g.leader(h - 1), foldSlot, res, 0, bytes, s.senderFlag(me),
+                    CollectiveSupport.stamp(seq, ROUNDS_DONE));
+        }
+    }
 
     /**
      * Large reductions into a separate dest ({@code push_ring}): a ring reduce-scatter then a ring
@@ -264,6 +309,24 @@ final class PushAlgorithms {
         }
     };
 
+    /** Puts the blocks of {@code members} (in team order) from this PE's scratch to the same slots of {@code peer}'s, then signals. */
+    private static void putHostBlocks(CollectiveSupport s, int peer, int[] members, long scratch, long bytes,
+            long st) {
+        for (int i = 0, j; i < members.length; i = j + 1) {
+            j = i;
+            while (j + 1 < members.length && members[j + 1] == members[j] + 1) {
+                j++;
+            }
+            long at = scratch + members[i] * bytes;
+            long len = (j - i + 1) * bytes;
+            if (j == members.length - 1) {
+                s.putSignal(peer, at, s.local(), at, len, s.senderFlag(s.rank()), st);
+            } else {
+                s.peers().put(peer, at, s.local(), at, len);
+            }
+        }
+    }
+
     /** Waits until every member of {@code members} but this PE wrote {@code stamp} on its acknowledgement line here. */
     private static void awaitEntries(CollectiveSupport s, int[] members, int me, long stamp) {
         for (int m : members) {
@@ -274,9 +337,14 @@ final class PushAlgorithms {
     }
 
     /**
-     * fcollect: every member puts its contribution into every other member's scratch at its own
-     * block and signals; each member assembles its dest once all blocks arrived. collect (whose
-     * sizes the members learn only during the call) and larger calls: {@code linear}.
+     * fcollect through one leader per host: every member puts its block into its host's leader's
+     * scratch (at the member's own slot) and signals; the leader, once its host's blocks are in,
+     * puts them (one put per run of consecutive members) into every other leader's scratch and
+     * signals; once every host's blocks are in, it lets its members copy the whole scratch to
+     * their dest. So a block crosses the network once per other host, and a team of one member
+     * per node sends each member's block to every other member directly. Every member waits for
+     * data from every member. collect (whose sizes the members learn only during the call) and
+     * larger calls: {@code linear}.
      */
     static final Algorithms.Collect COLLECT = new Algorithms.Collect() {
         @Override
@@ -294,17 +362,33 @@ final class PushAlgorithms {
             long seq = s.begin();
             long st = CollectiveSupport.stamp(seq, 0);
             long scratch = s.scratch(seq);
+            HostGroups g = s.hostGroups();
             int r = s.rank();
-            for (int i = 1; i < n; i++) { // starting with the next member spreads the load
-                int m = (r + i) % n;
-                s.putSignal(m, scratch + r * bytes, s.local(), source, bytes, s.senderFlag(r), st);
+            int host = g.hostOf(r);
+            int leader = g.leader(host);
+            int[] onHost = g.members(host);
+            MemorySegment mem = s.local();
+            if (r != leader) {
+                s.putSignal(leader, scratch + r * bytes, mem, source, bytes, s.senderFlag(r), st);
+                s.await(s.senderFlag(leader), st);
+                s.peers().get(mem, dest, leader, scratch, n * bytes);
+                return;
             }
-            MemorySegment.copy(s.local(), source, s.local(), dest + r * bytes, bytes);
-            for (int i = 1; i < n; i++) {
-                int m = (r + n - i) % n;
-                s.await(s.senderFlag(m), st);
-                MemorySegment.copy(s.local(), scratch + m * bytes, s.local(), dest + m * bytes, bytes);
+            MemorySegment.copy(mem, source, mem, scratch + r * bytes, bytes);
+            for (int m : onHost) {
+                if (m != r) {
+                    s.await(s.senderFlag(m), st);
+                }
             }
+            int hosts = g.hosts();
+            for (int i = 1; i < hosts; i++) { // starting with the next host spreads the load
+                putHostBlocks(s, g.leader((host + i) % hosts), onHost, scratch, bytes, st);
+            }
+            for (int i = 1; i < hosts; i++) {
+                s.await(s.senderFlag(g.leader((host + hosts - i) % hosts)), st);
+            }
+            HierarchicalAlgorithms.signalOthers(s, onHost, r, st);
+            MemorySegment.copy(mem, scratch, mem, dest, n * bytes);
         }
 
         @Override

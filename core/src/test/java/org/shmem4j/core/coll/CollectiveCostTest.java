@@ -112,7 +112,8 @@ class CollectiveCostTest {
             case "alltoall pairwise" -> new Cost(3L * n, 3L * n, 2L * n);
             case "alltoall push" -> new Cost(n - 1, n - 1, n - 1); // a put-signal per peer, strided blocks packed
             case "reduce linear", "scan linear" -> new Cost(2 * l + n, 2 * l + n, l);
-            case "reduce push" -> new Cost(l, l, l);
+            // the leader: recursive doubling among the leaders (and a fold), its members' sources and reads of the result
+            case "reduce push" -> new Cost(h + 1 + m, h + 1 + 2 * m, h + 1 + m);
             case "reduce tree" -> new Cost(2 * l + 2, 3 * l, 2 * l + 1);
             case "reduce recursive_doubling" -> new Cost(3 * l + 4, 3 * l + 4, 2 * l + 2);
             case "reduce rabenseifner" -> new Cost(5 * l + 4, 5 * l + 4, 2 * l + 2);

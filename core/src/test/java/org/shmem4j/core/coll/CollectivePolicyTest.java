@@ -60,9 +60,16 @@ class CollectivePolicyTest {
             assertEquals("push", AUTO.alltoall(s, slot).name());
             assertFalse(AUTO.alltoall(s, slot + 1).name().equals("push"));
         }
-        // two members on each of two nodes go through leaders, but alltoall has no hierarchical algorithm
-        assertEquals("hierarchical", AUTO.reduce(PolicyFixtures.team(true, scratch, 0, 0, 1, 1), 8).name());
-        assertEquals("push", AUTO.alltoall(PolicyFixtures.team(true, scratch, 0, 0, 1, 1), 8).name());
+        // two members on each of two nodes: push through one member per node, barrier through leaders
+        CollectiveSupport twoByTwo = PolicyFixtures.team(true, scratch, 0, 0, 1, 1);
+        for (String pushed : new String[] {AUTO.reduce(twoByTwo, 8).name(), AUTO.broadcast(twoByTwo, 8).name(),
+                AUTO.fcollect(twoByTwo, 8).name(), AUTO.alltoall(twoByTwo, 8).name()}) {
+            assertEquals("push", pushed);
+        }
+        assertEquals("hierarchical", AUTO.barrier(twoByTwo).name());
+        // the reduction's slots: a round across the leaders, a member's source, the result
+        assertEquals("push", AUTO.reduce(twoByTwo, scratch / 3 / 64 * 64).name());
+        assertEquals("hierarchical", AUTO.reduce(twoByTwo, scratch / 3 / 64 * 64 + 64).name());
         // pseudo-hosts on one node map each other: no push
         assertEquals("linear", AUTO.reduce(PolicyFixtures.team(false, scratch, 0, 1), 8).name());
         assertEquals("linear", AUTO.alltoall(PolicyFixtures.team(false, scratch, 0, 1), 8).name());
@@ -215,9 +222,10 @@ class CollectivePolicyTest {
                             }
                             String name = chosen.get(i);
                             assertFalse(name.equals("linear") || name.equals("ring") || name.equals("scatter_allgather")
-                                    // push: the reduction (logarithmic), the broadcast (linear in hosts) up to PUSH_TEAM hosts
+                                    // push: the reduction (logarithmic), broadcast and fcollect (linear in hosts) up to PUSH_TEAM hosts
                                     || name.equals("push") && i != 2
-                                            && !(i == 1 && s.hostGroups().hosts() <= CollectivePolicy.PUSH_TEAM), n + " members, " + route.getKey() + ", " + bytes
+                                            && !((i == 1 || i == 3) && s.hostGroups().hosts() <= CollectivePolicy.PUSH_TEAM),
+                                    n + " members, " + route.getKey() + ", " + bytes
                                             + " bytes: " + name + " at position " + i + " of " + chosen);
                         }
                     }
