@@ -21,15 +21,21 @@ import org.shmem4j.core.heap.SymmetricHeap;
  * <p>Memory per PE (n a team's members, r = ceil(log2 n), S the scratch buffer size, U the unit):
  * a team takes ceil(bytes(n) / U) units, bytes(n) = 64 max(1, r) (barrier) + 2 r
  * {@link #CELL_BYTES} (split agreement) + 2 line(n f) (flags, f = 64 bytes up to
- * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + 4 max(S, line(8 n))
+ * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + 8 max(S, line(8 n))
  * (scratch: collect passes 8 bytes per member through one buffer). The world's block at 65,536
  * PEs is about 3 MiB; docs/scale.md has the whole formula and its figures.
  */
 final class TeamPool {
     /** Teams every PE counts from init: world, leaders (counted also where invalid), shared, host. */
     static final int PREDEFINED = 4;
-    /** Scratch buffers per team, used by collectives in turn (sequence number modulo this). */
-    static final int SCRATCH_BUFFERS = 4;
+    /**
+     * Scratch buffers per team, used by collectives in turn (sequence number modulo this). The
+     * slack of the push broadcast is this less 2 (CollectiveSupport): with 8, a root may run six
+     * broadcasts ahead of a member, and a host's representative tells the root it entered every
+     * sixth call. With 4 (slack 2) a run of broadcasts on 4 PEs on 2 pseudo-nodes of a 2-core
+     * machine took 27-33 us per call of 1 long, with 8 13.6-18.9 (docs/decisions/0042).
+     */
+    static final int SCRATCH_BUFFERS = 8;
     /** Most units an area is cut into: bounds the agreement masks (and a legacy pSync). */
     static final int MAX_UNITS = 2048;
     /** Words of an agreement mask at most: the room word and one bit per unit. */

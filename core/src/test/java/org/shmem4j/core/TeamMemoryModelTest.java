@@ -23,13 +23,13 @@ class TeamMemoryModelTest {
     private static final int TEAMS_MAX = Params.TEAMS_MAX.defaultValue();
 
     /**
-     * docs/scale.md: bytes(n) = 64 max(1, r) + 2 r 320 + 2 line(n f) + 4 max(S, line(8 n)),
+     * docs/scale.md: bytes(n) = 64 max(1, r) + 2 r 320 + 2 line(n f) + 8 max(S, line(8 n)),
      * r = ceil(log2 n), f = 64 up to 64 members, else 8, line(x) = x rounded up to a multiple of 64.
      */
     private static long documentedBytes(int n, long scratch) {
         int r = n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
         long f = n <= 64 ? 64 : 8;
-        return 64L * Math.max(1, r) + 2L * r * 320 + 2 * ceil(n * f, 64) * 64 + 4 * Math.max(scratch, ceil(8L * n, 64) * 64);
+        return 64L * Math.max(1, r) + 2L * r * 320 + 2 * ceil(n * f, 64) * 64 + 8 * Math.max(scratch, ceil(8L * n, 64) * 64);
     }
 
     /** A PE's reserved region as init lays it out: the finalize announcements, then the team area. */
@@ -63,7 +63,7 @@ class TeamMemoryModelTest {
             TeamPool pool = poolOf(arena.allocate(RESERVED + 4096, 64), RESERVED, npes);
             // the unit: a power of two, at least 4 KiB, at most 2,048 of them
             long area = RESERVED - npes * 8L;
-            assertEquals(16 << 10, pool.unitBytes());
+            assertEquals(32 << 10, pool.unitBytes());
             assertEquals(area / pool.unitBytes(), pool.units());
             TeamPool.Block world = pool.predefined(npes, true);
             TeamPool.Block leaders = pool.predefined(hosts, true);
@@ -72,9 +72,9 @@ class TeamMemoryModelTest {
             int predefinedUnits = world.units() + leaders.units() + shared.units() + host.units();
             assertEquals(ceil(documentedBytes(npes, SCRATCH), pool.unitBytes()), world.units());
             long predefinedBytes = predefinedUnits * pool.unitBytes();
-            // 193 + 6 + 5 + 5 units of 16 KiB: 3.27 MiB, with the finalize announcements' 512 KiB
-            assertEquals(209, predefinedUnits);
-            assertTrue(predefinedBytes + npes * 8L < 4L << 20, predefinedBytes + " bytes");
+            // 161 + 5 + 5 + 5 units of 32 KiB: 5.5 MiB, with the finalize announcements' 512 KiB
+            assertEquals(176, predefinedUnits);
+            assertTrue(predefinedBytes + npes * 8L <= 6L << 20, predefinedBytes + " bytes");
             // what is left: a 256 x 256 grid's row and column, and SHMEM_TEAMS_MAX's other teams of 64
             long[] agreed = pool.offer();
             int row = pool.claim(agreed, pool.unitsFor(256));
@@ -85,13 +85,13 @@ class TeamMemoryModelTest {
                 small++;
             }
             assertEquals(TEAMS_MAX - TeamPool.PREDEFINED - 2, small, "teams of 64 after the grid");
-            // and 9 more teams of the whole world fit beside the predefined ones
+            // and 11 more teams of the whole world fit beside the predefined ones
             long[] fresh = pool.offer();
             int worlds = 0;
             while (pool.claim(fresh, world.units()) >= 0) {
                 worlds++;
             }
-            assertEquals(9, worlds);
+            assertEquals(11, worlds);
         }
     }
 

@@ -18,17 +18,18 @@ import org.shmem4j.core.sync.WaitPolicy;
  * that acknowledger.
  *
  * <h2>Scratch</h2>
- * B buffers per team (four), used by collective s in turn (s modulo B). That is safe only because
+ * B buffers per team (eight), used by collective s in turn (s modulo B). That is safe only because
  * of a rule every algorithm must keep: <b>no member returns from collective s before every member
  * has entered collective s - {@link #slack()}</b> (B - 2: a barrier, or waits that transitively
  * depend on every member; nearly all algorithms even wait until every member entered s). A member
  * can then run at most B - 1 collectives ahead, so the buffer of collective s is not reused while
  * anyone still reads it. The slack is for the push broadcast: its root (and each host's
  * representative) writes the scratch a member reads once that member has entered collective
- * s - 2, which in a run of broadcasts it learned long ago, instead of waiting a round trip for each
- * to enter this one; and a representative need say so over the network only every other broadcast
- * ({@link #announceEntry}), so in a run of broadcasts the data goes one way and only every second
- * call sends anything back. A leaf of a plain tree that returns right after receiving
+ * s - slack, which in a run of broadcasts it learned long ago, instead of waiting a round trip for
+ * each to enter this one; and a representative need say so over the network only every slack-th
+ * broadcast ({@link #announceEntry}), so in a run of broadcasts the data goes one way, processes
+ * that share cores can each run several calls in a row, and only every sixth call sends anything
+ * back. A leaf of a plain tree that returns right after receiving
  * breaks the rule, and the damage shows collectives later.
  *
  * <p>There are no per-round lines on purpose: a round line written by different partners in

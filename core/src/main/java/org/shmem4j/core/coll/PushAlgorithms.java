@@ -240,17 +240,18 @@ final class PushAlgorithms {
      * crosses the network once per host, and within a host it is read from shared memory.
      *
      * <p>No member waits for this call's others. A member's parent (the root, or its host's
-     * representative) writes its scratch of collective s only once the member entered s - 2
-     * ({@link CollectiveSupport#slack()}): members on the parent's host store their entry on every
-     * call, which costs a store; a representative tells the root every other broadcast
-     * ({@link CollectiveSupport#announceEntry}), and first waits for its host's members to have
-     * entered too, so its word speaks for its whole host. In a run of broadcasts from one root the
-     * root so waits for nobody, the data goes one way, and only every second call sends anything
-     * back over the network, where waiting for every member to enter this call cost a round trip
-     * and an "entered" per call cost each member a send. A member that entered s - 2 has left
-     * s - 4, the last user of this collective's scratch buffer (its own, and its representative's
-     * that it reads), and the root may return while a member is still two collectives behind,
-     * which is the slack {@link CollectiveSupport}'s rule leaves. Larger messages: {@code linear}.
+     * representative) writes its scratch of collective s only once the member entered s - slack
+     * ({@link CollectiveSupport#slack()}, B - 2 for B scratch buffers): members on the parent's
+     * host store their entry on every call, which costs a store; a representative tells the root
+     * every slack-th broadcast ({@link CollectiveSupport#announceEntry}), and first waits for its
+     * host's members to have entered too, so its word speaks for its whole host. In a run of
+     * broadcasts from one root the root so waits for nobody, the data goes one way, and only every
+     * slack-th call sends anything back over the network, where waiting for every member to enter
+     * this call cost a round trip and an "entered" per call cost each member a send. A member that
+     * entered s - slack has left s - B, the last user of this collective's scratch buffer (its own,
+     * and its representative's that it reads), and the root may return while a member is still
+     * slack collectives behind, which is what {@link CollectiveSupport}'s rule leaves. Larger
+     * messages: {@code linear}.
      */
     static final Algorithms.Broadcast BROADCAST = new Algorithms.Broadcast() {
         @Override

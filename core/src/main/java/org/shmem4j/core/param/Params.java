@@ -55,7 +55,7 @@ public final class Params {
 
     /** {@code SHMEM_RESERVED_SIZE}: bytes of the library's internal heap region per PE. */
     public static final Parameter<Long> RESERVED_SIZE =
-            Parameter.size("SHMEM_RESERVED_SIZE", 32L << 20,
+            Parameter.size("SHMEM_RESERVED_SIZE", 64L << 20,
                     "Size in bytes of the internal reserved heap region (suffix k, m, g or t)");
 
     /** {@code SHMEM_BOOTSTRAP_TIMEOUT_S}: how long start-up waits for every PE to arrive. */
