@@ -72,7 +72,7 @@ class InfoReportTest {
         assertTrue(line(text, "JDK").contains(Runtime.version().toString()), text);
         assertTrue(line(text, "library").contains("shmem4j") || line(text, "library").contains("classes"), text);
         String shm = line(text, "shared memory");
-        assertTrue(shm.matches(".*/dev/shm \\(SHMEM_SHM_DIR\\): [0-9.]+ GiB free of [0-9.]+ GiB; a PE maps 0\\.16 GiB.*"
+        assertTrue(shm.matches(".*/dev/shm \\(SHMEM_SHM_DIR\\): [0-9.]+ GiB free of [0-9.]+ GiB; a PE maps 0\\.19 GiB.*"
                 + "room for \\d+ PEs"), shm);
         // Found here with its version, or said why not; CI installs both, so there they must be found.
         String ucx = line(text, "network ucx");

@@ -32,7 +32,7 @@ class ParametersTest {
         assertEquals(4000, p.get(Params.WAIT_SPINS));
         assertEquals(200, p.get(Params.WAIT_YIELDS));
         assertEquals(200, p.get(Params.WAIT_PARK_MAX_US));
-        assertEquals(33_554_432L, p.get(Params.RESERVED_SIZE));
+        assertEquals(67_108_864L, p.get(Params.RESERVED_SIZE));
         assertEquals(60, p.get(Params.BOOTSTRAP_TIMEOUT_S));
         for (Parameter<?> param : Parameters.all()) {
             assertEquals("default", p.source(param), param.name());
@@ -239,7 +239,7 @@ class ParametersTest {
                         Params.WAIT_SPINS.description()), rowNamed(lines, "SHMEM_WAIT_SPINS"));
         assertEquals(List.of("SHMEM_SHM_DIR", "/dev/shm", "/dev/shm", "default", "shmem4j",
                         Params.SHM_DIR.description()), rowNamed(lines, "SHMEM_SHM_DIR"));
-        assertEquals(List.of("SHMEM_RESERVED_SIZE", "33554432 (32m)", "33554432 (32m)", "default", "shmem4j",
+        assertEquals(List.of("SHMEM_RESERVED_SIZE", "67108864 (64m)", "67108864 (64m)", "default", "shmem4j",
                         Params.RESERVED_SIZE.description()), rowNamed(lines, "SHMEM_RESERVED_SIZE"));
         assertEquals("Deprecated aliases, read only when the SHMEM_ variable is unset: "
                 + "SMA_VERSION -> SHMEM_VERSION, SMA_INFO -> SHMEM_INFO, SMA_DEBUG -> SHMEM_DEBUG, "
