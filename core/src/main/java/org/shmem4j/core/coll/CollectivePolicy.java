@@ -34,9 +34,9 @@ import org.shmem4j.core.param.Params;
  * above, the bandwidth-optimal one (scatter_allgather broadcast, rabenseifner reduction (ring where
  * absent), ring fcollect, pairwise alltoall). Scans use {@code log}.</li>
  * <li><b>Team size</b> bounds what is linear in it: push broadcast and fcollect (a send per
- * other host by the root or by every leader) up to {@value #PUSH_TEAM} hosts, rings ({@code n - 1} latencies) only up to
- * {@value #RING_TEAM} (the broadcast beyond that only while each ring step moves at least the
- * crossover). What remains linear in n at any size is alltoall (every member has a block for
+ * other host by the root or by every leader) up to {@value #PUSH_TEAM} hosts, rings
+ * ({@code n - 1} latencies) only up to {@value #RING_TEAM} (the broadcast beyond that only while
+ * each ring step moves at least the crossover). What remains linear in n at any size is alltoall (every member has a block for
  * every other: push sends those n - 1 blocks as n - 1 messages, the fewest for blocks sent
  * once, so only the scratch bounds it) and the hierarchical algorithms' work within one host. docs/collectives.md has
  * every algorithm's cost and the choices at 2 to 65,536 members.</li>

@@ -10,6 +10,8 @@ import java.util.Arrays;
 public final class HostGroups {
     private final int[] hostOfMember;
     private final int[][] members;
+    /** Members on the most populated host (the push reduction sizes its slots by it on every call). */
+    private final int maxPerHost;
 
     /** @param hostIdOfMember any integer per member naming its host (equal = same host) */
     public HostGroups(int[] hostIdOfMember) {
@@ -34,6 +36,11 @@ public final class HostGroups {
             int h = hostOfMember[m];
             members[h][fill[h]++] = m;
         }
+        int max = 0;
+        for (int h = 0; h < hosts; h++) {
+            max = Math.max(max, count[h]);
+        }
+        this.maxPerHost = max;
     }
 
     /** Number of team members. */
@@ -63,11 +70,7 @@ public final class HostGroups {
 
     /** Members on the most populated host. */
     public int maxPerHost() {
-        int max = 0;
-        for (int[] m : members) {
-            max = Math.max(max, m.length);
-        }
-        return max;
+        return maxPerHost;
     }
 
     /** True when the members span more than one host. */
