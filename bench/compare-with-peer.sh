@@ -15,6 +15,9 @@
 # collectives onto Open MPI's tcp btl (bench/peer/run.sh), both sides' lines marked
 # path=ucx; each pass also runs bench/ucx-perftest.sh (UCX's own ucx_perftest) when ucx_perftest exists
 # (PERFTEST=0: not; a UCX_ name would make UCX warn of an unused variable).
+# BASELINE=DIR: another checkout of shmem4j (built: bench/run.sh there must work), run in every pass
+# too (C, baseline, this build): the report then holds three tables, this build against C, the
+# baseline against C, and this build against the baseline (before/after tables on the same noise).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -62,7 +65,12 @@ mark_c_path() {
 
 mkdir -p peer-results
 stamp=$(date -u +%Y%m%d-%H%M%S)
-cfiles=() jfiles=() ufiles=()
+cfiles=() jfiles=() ufiles=() bfiles=()
+baseline=${BASELINE:-}
+if [ -n "$baseline" ]; then
+    baseline=$(cd "$baseline" && pwd) || exit 1
+    [ -x "$baseline/bench/run.sh" ] || { echo "compare-with-peer.sh: no bench/run.sh in BASELINE=$baseline" >&2; exit 1; }
+fi
 failed=0
 for i in $(seq 1 "$passes"); do
     echo "compare-with-peer.sh: pass $i of $passes: C" >&2
@@ -82,6 +90,11 @@ for i in $(seq 1 "$passes"); do
         ufiles+=("peer-results/ucx-$stamp-$i.txt")
     fi
 
+    if [ -n "$baseline" ]; then
+        echo "compare-with-peer.sh: pass $i of $passes: Java baseline ($baseline)" >&2
+        (cd "$baseline" && bench/run.sh $jprogs) > "peer-results/baseline-$stamp-$i.txt" || failed=1
+        bfiles+=("peer-results/baseline-$stamp-$i.txt")
+    fi
     echo "compare-with-peer.sh: pass $i of $passes: Java" >&2
     bench/run.sh $jprogs > "peer-results/java-$stamp-$i.txt" || failed=1
     jfiles+=("peer-results/java-$stamp-$i.txt")
@@ -92,6 +105,16 @@ done
     grep -h '^# WARNING' "${jfiles[@]}" | sort -u
     echo
     python3 "$work/compare.py" --java "${jfiles[@]}" --c "${cfiles[@]}"
+    if [ -n "$baseline" ]; then
+        echo
+        echo "The baseline ($baseline, $(git -C "$baseline" log -1 --format=%h 2>/dev/null)) against C:"
+        echo
+        python3 "$work/compare.py" --java "${bfiles[@]}" --c "${cfiles[@]}" --names baseline C
+        echo
+        echo "This build ($(git log -1 --format=%h 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo ', modified')) against the baseline:"
+        echo
+        python3 "$work/compare.py" --java "${jfiles[@]}" --c "${bfiles[@]}" --names new baseline
+    fi
     if [ ${#ufiles[@]} -gt 0 ]; then
         echo
         echo "UCX's ucx_perftest on the same path (bench/ucx-perftest.sh), every pass:"

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """compare.py - put shmem4j benchmark results beside the C peer's, measurement by measurement.
 
-Usage: python3 compare.py --java J1.txt [J2.txt ...] --c C1.txt [C2.txt ...]
+Usage: python3 compare.py --java J1.txt [J2.txt ...] --c C1.txt [C2.txt ...] [--names NEW OLD]
+
+--names relabels the two sides (default Java C), for comparing two Java builds with each other
+(compare-with-peer.sh's BASELINE: --java new --c baseline --names new baseline).
 
 Both sides print one line per measurement, `name key=val ... unit=value` (lines starting
 with '#' are comments). A measurement is named by everything before the last pair; the last
@@ -87,12 +90,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--java", nargs="+", required=True)
     ap.add_argument("--c", nargs="+", required=True)
+    ap.add_argument("--names", nargs=2, default=["Java", "C"], metavar=("JAVA", "C"))
     args = ap.parse_args()
+    jn, cn = args.names
     java, c = parse(args.java), parse(args.c)
     pairs = {k: c_counterpart(k, c) for k in java}
     both = [k for k in java if pairs[k][0] is not None]
     paired_c = {pairs[k][0] for k in both}
-    print("| measurement | unit | Java median [min-max] | C median [min-max] | Java speed vs C | passes ahead |")
+    print(f"| measurement | unit | {jn} median [min-max] | {cn} median [min-max] | {jn} speed vs {cn} | passes ahead |")
     print("|---|---|---:|---:|---:|---:|")
     leads = 0
     for key in both:
@@ -104,13 +109,13 @@ def main():
         ahead = sum(1 for j, x in paired if speed(unit, j, x) > 1)
         print(f"| {name}{note} | {unit} | {spread(jv)} | {spread(cv)} | {s:.2f}x | {ahead}/{len(paired)} |")
         leads += paired and ahead == len(paired)
-    print(f"\nJava ahead in every pass on {leads} of {len(both)} rows.")
+    print(f"\n{jn} ahead in every pass on {leads} of {len(both)} rows.")
     only_java = sorted(k for k in java if pairs[k][0] is None)
     only_c = sorted(k for k in c if k not in paired_c)
     if only_java:
-        print("\nonly in Java: " + ", ".join(f"{n} ({u})" for n, u in only_java))
+        print(f"\nonly in {jn}: " + ", ".join(f"{n} ({u})" for n, u in only_java))
     if only_c:
-        print("\nonly in C: " + ", ".join(f"{n} ({u})" for n, u in only_c))
+        print(f"\nonly in {cn}: " + ", ".join(f"{n} ({u})" for n, u in only_c))
     if any(pairs[k][1] for k in both):
         print("\nRows marked [C: ...] are Java session variants (mode=session) beside the C peer's plain row"
               " (OSHMEM has no sessions).")
