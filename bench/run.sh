@@ -34,6 +34,9 @@
 #   HISTO_UPDATES=131072 HISTO_TABLE=1000   histo's updates per PE per repeat (times PEER_SCALE %) and
 #                       table entries per PE; IG_GETS=16384 IG_TABLE=100000 the same for ig (both sides
 #                       read them; bench/peer/run.sh passes the environment on)
+#   COLL_KINDS=fcollect,bcast COLL_SIZES=1024,1,1024   coll's kinds (reduce bcast fcollect alltoall) and
+#                       element counts, in that order (default all, 1 1024 65536): a row's figure
+#                       depends on what ran before it in the job
 #   SHMEM_BATCH_BYTES, SHMEM_BATCH_ALL   the library's batching knobs (issue 26), passed through
 #   NODES=K             spread the PEs over K pseudo-nodes (oshrun --nodes K): peers of other nodes
 #                       are reached through the network engine (UCX over tcp), and every result

@@ -27,6 +27,11 @@ import org.shmem4j.Team;
  * {@link Shmem#performanceCounters}: a comment line gives the network operations and bytes per call
  * per PE (mean over the PEs, and the largest PE's), beside what an optimal algorithm needs with
  * one PE per node ({@link #optimal}). These counts do not depend on the machine's noise or the fabric.
+ *
+ * <p>For investigations, {@code COLL_KINDS} (names of {@link #NAMES}' first words, comma-separated)
+ * and {@code COLL_SIZES} (element counts, in the order given, repeats allowed) narrow or reorder the
+ * rows: a row's figure depends on what ran before it in the job (stop 38's note: the first timed
+ * row of a code path measures slower than the same row measured again).
  */
 public final class Coll {
     /** Largest element count (C's MAXE). */
@@ -64,7 +69,10 @@ public final class Coll {
             int k = 0;
             double[] v = new double[nrep];
             for (int kind = 0; kind < NAMES.length && status == 0; kind++) {
-                for (long ne : SIZES) {
+                if (!selected(kind)) {
+                    continue;
+                }
+                for (long ne : sizes()) {
                     long iters = knobs.scaled(ne == 1 ? 20000 : ne == 1024 ? 4000 : 100);
                     long bytesPerOp = ne * Long.BYTES * (kind >= 2 ? np : 1);
                     try (Warmup warmup = new Warmup(shmem, knobs)) {
@@ -99,6 +107,27 @@ public final class Coll {
             dst[0].close();
             return status;
         }
+    }
+
+    /** Whether {@code COLL_KINDS} (unset: all) names this kind. */
+    private static boolean selected(int kind) {
+        String kinds = System.getenv("COLL_KINDS");
+        return kinds == null || List.of(kinds.split(",")).contains(NAMES[kind].split(" ")[0]);
+    }
+
+    /** The element counts of {@code COLL_SIZES}, or {@link #SIZES}; each at most {@link #MAXE}. */
+    private static long[] sizes() {
+        String sizes = System.getenv("COLL_SIZES");
+        if (sizes == null) {
+            return SIZES;
+        }
+        long[] ne = java.util.Arrays.stream(sizes.split(",")).mapToLong(Long::parseLong).toArray();
+        for (long n : ne) {
+            if (n < 1 || n > MAXE) {
+                throw new IllegalArgumentException("COLL_SIZES: " + n + " is not in 1.." + MAXE);
+            }
+        }
+        return ne;
     }
 
     /** {@code n} back-to-back calls alternating the destination sets from {@code k}; returns the next set. */
