@@ -1,6 +1,7 @@
 package org.shmem4j.bench;
 
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.shmem4j.Shmem;
@@ -52,6 +53,8 @@ public final class Coll {
 
     /** Runs the benchmark on this PE; returns the exit status. */
     public static int run(Knobs knobs) {
+        boolean[] kinds = kinds(); // bad knobs fail before the job starts
+        long[] sizes = sizes();
         try (Shmem shmem = Shmem.init()) {
             int me = shmem.myPe();
             int np = shmem.nPes();
@@ -69,10 +72,10 @@ public final class Coll {
             int k = 0;
             double[] v = new double[nrep];
             for (int kind = 0; kind < NAMES.length && status == 0; kind++) {
-                if (!selected(kind)) {
+                if (!kinds[kind]) {
                     continue;
                 }
-                for (long ne : sizes()) {
+                for (long ne : sizes) {
                     long iters = knobs.scaled(ne == 1 ? 20000 : ne == 1024 ? 4000 : 100);
                     long bytesPerOp = ne * Long.BYTES * (kind >= 2 ? np : 1);
                     try (Warmup warmup = new Warmup(shmem, knobs)) {
@@ -109,22 +112,41 @@ public final class Coll {
         }
     }
 
-    /** Whether {@code COLL_KINDS} (unset: all) names this kind. */
-    private static boolean selected(int kind) {
-        String kinds = System.getenv("COLL_KINDS");
-        return kinds == null || List.of(kinds.split(",")).contains(NAMES[kind].split(" ")[0]);
+    /** The kinds {@code COLL_KINDS} names (unset: all), by index in {@link #NAMES}; an unknown name is refused. */
+    private static boolean[] kinds() {
+        String names = System.getenv("COLL_KINDS");
+        boolean[] run = new boolean[NAMES.length];
+        List<String> known = Arrays.stream(NAMES).map(n -> n.split(" ")[0]).toList();
+        if (names == null) {
+            Arrays.fill(run, true);
+            return run;
+        }
+        for (String name : names.split(",")) {
+            int kind = known.indexOf(name);
+            if (kind < 0) {
+                throw new IllegalArgumentException("COLL_KINDS: no kind '" + name + "' (known: " + known + ")");
+            }
+            run[kind] = true;
+        }
+        return run;
     }
 
-    /** The element counts of {@code COLL_SIZES}, or {@link #SIZES}; each at most {@link #MAXE}. */
+    /** The element counts of {@code COLL_SIZES} (unset: {@link #SIZES}), each in 1..{@link #MAXE}. */
     private static long[] sizes() {
         String sizes = System.getenv("COLL_SIZES");
         if (sizes == null) {
             return SIZES;
         }
-        long[] ne = java.util.Arrays.stream(sizes.split(",")).mapToLong(Long::parseLong).toArray();
-        for (long n : ne) {
-            if (n < 1 || n > MAXE) {
-                throw new IllegalArgumentException("COLL_SIZES: " + n + " is not in 1.." + MAXE);
+        String[] items = sizes.split(",");
+        long[] ne = new long[items.length];
+        for (int i = 0; i < items.length; i++) {
+            try {
+                ne[i] = Long.parseLong(items[i].trim());
+            } catch (NumberFormatException e) {
+                ne[i] = 0; // refused below with the others
+            }
+            if (ne[i] < 1 || ne[i] > MAXE) {
+                throw new IllegalArgumentException("COLL_SIZES: '" + items[i] + "' is not an element count in 1.." + MAXE);
             }
         }
         return ne;
