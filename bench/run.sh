@@ -25,7 +25,7 @@
 #   PEER_SCALE=100      iteration counts in percent, as the C peer
 #   BENCH_WARMUP_SCALE  untimed warm-up as a multiple of the C warm-up (default 1 in the
 #                       programs); also -Dbench.warmup.scale
-#   BENCH_JIT_WARMUP=1  warm-up at least 50000 ops (256 MiB at most) so the JIT reaches C2 even at small
+#   BENCH_JIT_WARMUP=1  warm-up at least 50000 ops (512 MiB at most) so the JIT reaches C2 even at small
 #                       PEER_SCALE; 0 (with BENCH_WARMUP_SCALE=1) = exactly the C warm-up
 #   BENCH_JVM_OPTS      JVM options for every PE (default below)
 #   BENCH_TIMEOUT=300   seconds allowed per program

@@ -19,15 +19,20 @@ import java.util.Map;
  *     C warm-up.</li>
  * <li>{@code BENCH_WARMUP_MS}, or the system property {@code bench.warmup.ms}, default 200: the
  *     first warm-up round of each program part is repeated (all PEs alike, see {@link Warmup})
- *     until this many milliseconds have passed, so that the JIT's compilations of the hot loops
- *     have finished before timing starts. 0: one round, as the C peer.</li>
+ *     until this many milliseconds have passed and then until the rounds stop getting faster, so
+ *     that the JIT's compilations of the hot loops have settled before timing starts. 0: one
+ *     round, as the C peer.</li>
  * </ul>
  */
 public record Knobs(int reps, long scalePercent, double warmupScale, boolean jitWarmup, long warmupMillis) {
     /** Operations the JIT warm-up floor asks for (hot loops reach C2 well before this). */
     public static final long JIT_OPS = 50_000;
-    /** Bound of the bytes the JIT warm-up floor moves per measurement. */
-    public static final long JIT_BYTES = 256L << 20;
+    /**
+     * Bound of the bytes the JIT warm-up floor moves per measurement: a 64 KiB operation still gets
+     * 8,192 calls, past HotSpot's 5,000 invocations that compile a method with C2 (256 MiB gave
+     * 4,096, and stop 38's fcollect of 1,024 longs at 8 PEs was timed while C2 compiled its entry).
+     */
+    public static final long JIT_BYTES = 512L << 20;
     /** Same bound as C's MAX_REPS. */
     public static final int MAX_REPS = 64;
 

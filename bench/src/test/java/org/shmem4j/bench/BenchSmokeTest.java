@@ -169,7 +169,8 @@ class BenchSmokeTest {
         assertEquals(Knobs.JIT_OPS, d.warmup(10, 8));
         assertEquals(1, Knobs.of(Map.of()).warmupScale());
         assertEquals(200, d.warmupMillis());
-        assertEquals(4, d.warmup(2, 64L << 20));
+        assertEquals(8, d.warmup(2, 64L << 20)); // 512 MiB at most
+        assertEquals(8192, d.warmup(2, 64L << 10)); // past the C2 invocation threshold
         assertEquals(10, Knobs.of(Map.of("BENCH_JIT_WARMUP", "0")).warmup(10, 8));
     }
 
