@@ -166,6 +166,61 @@ class PseudoNodesInProcessTest {
     }
 
     /**
+     * fcollects of blocks too large for the scratch go through the leaders' dest: a leader writes
+     * another leader's dest once that one entered the call, reads its members' sources, and its
+     * members read its dest. Every PE overwrites its dest and its source as soon as a call returns
+     * (the user owns them again), with broadcasts (which read the same acknowledgement lines) and
+     * small fcollects between, and checks every block of every call: a read of a source or dest
+     * after its owner returned, or a write before its owner entered, shows as a wrong block.
+     */
+    @ParameterizedTest(name = "{0} PEs on {1} nodes")
+    @CsvSource({"2, 2", "3, 2", "4, 2", "5, 3", "8, 2"})
+    void largeFcollectsIntoLeadersDestBackToBack(int npes, int k) {
+        InProcessTestSupport.runWith(npes, nodes(k), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                int me = shmem.myPe(), n = shmem.nPes();
+                Team world = shmem.teamWorld();
+                long block = 3000; // 24 KiB: past the 16 KiB scratch at any team size
+                SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, block);
+                SymmetricLongArray dest = shmem.calloc(ValueLayout.JAVA_LONG, block * n);
+                SymmetricLongArray small = shmem.calloc(ValueLayout.JAVA_LONG, n);
+                SymmetricLongArray one = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                SymmetricLongArray got = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                for (int i = 0; i < 40; i++) {
+                    for (long e = 0; e < block; e++) {
+                        src.set(e, 1_000_000L * i + 10_000L * me + e);
+                    }
+                    world.fcollect(dest, src, block);
+                    for (int pe = 0; pe < n; pe++) {
+                        for (long e = 0; e < block; e += 97) {
+                            assertEquals(1_000_000L * i + 10_000L * pe + e, dest.get(pe * block + e),
+                                    "fcollect " + i + ", block of PE " + pe + ", element " + e + " at PE " + me);
+                        }
+                        assertEquals(1_000_000L * i + 10_000L * pe + block - 1, dest.get((pe + 1) * block - 1),
+                                "fcollect " + i + ", last element of PE " + pe + "'s block at PE " + me);
+                    }
+                    dest.fill(-1);
+                    src.fill(-2);
+                    if (i % 3 == 1) {
+                        one.set(0, 7L * i + me);
+                        world.broadcast(got, one, 1, i % n);
+                        assertEquals(7L * i + i % n, got.get(0), "broadcast " + i + " at PE " + me);
+                        world.fcollect(small, got, 1);
+                        for (int pe = 0; pe < n; pe++) {
+                            assertEquals(7L * i + i % n, small.get(pe), "small fcollect " + i + " at PE " + me);
+                        }
+                    }
+                }
+                got.close();
+                one.close();
+                small.close();
+                dest.close();
+                src.close();
+            }
+        }).orThrow();
+    }
+
+    /**
      * Runs of broadcasts from one root, the root changing every few calls: a push broadcast's root
      * waits only until each member entered the collective two before, and members say so every
      * other call, so a root runs up to two calls ahead of a slow member (the last PE pauses now and

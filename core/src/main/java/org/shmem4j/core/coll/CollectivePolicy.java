@@ -12,8 +12,9 @@ import org.shmem4j.core.param.Params;
  *
  * <h2>The automatic choice</h2>
  * <ol>
- * <li><b>Teams with members on other nodes</b>: {@code push} reductions, and broadcast and
- * fcollect up to {@value #PUSH_TEAM} hosts, while the data fits the collective scratch
+ * <li><b>Teams with members on other nodes</b>: {@code push} reductions, and broadcast up to
+ * {@value #PUSH_TEAM} hosts, while the data fits the collective scratch, and fcollect up to
+ * {@value #PUSH_TEAM} hosts at any size (larger blocks go into the leaders' dest)
  * ({@link PushAlgorithms}): a put and its signal cost one network trip where a pull costs a round
  * trip and an acknowledgement. They cross the network through one member per host and share
  * memory within it, so they serve teams that go through leaders (see 4) too. alltoall pushes
@@ -233,8 +234,8 @@ public final class CollectivePolicy {
         if (fcollect != null) {
             return fcollect;
         }
-        // through leaders too: a block crosses the network once per other host
-        if (s.reachesSomeoneByNetwork() && s.hostGroups().hosts() <= PUSH_TEAM && PushAlgorithms.fcollectFits(s, bytes)) {
+        // through leaders too: a block crosses the network once per other host, at any size
+        if (s.reachesSomeoneByNetwork() && s.hostGroups().hosts() <= PUSH_TEAM) {
             return pushCollect;
         }
         if (tiny(s) || direct(s)) {

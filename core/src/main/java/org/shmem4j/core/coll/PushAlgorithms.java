@@ -14,8 +14,9 @@ import java.util.function.LongUnaryOperator;
  * run the pull algorithm named in each variant's description. The scratch buffers are safe by
  * {@link CollectiveSupport}'s rule: every member waits, directly or through its partners, for
  * data from every member (the broadcast's root: for every member to have entered the previous
- * collective). A member never writes another member's dest (that member may still be serving the
- * previous collective from it).
+ * collective). A member writes another member's dest only after that member said it entered the
+ * call (before, it may still be serving the previous collective from it): {@code push_ring} and
+ * the fcollect of blocks larger than the scratch.
  */
 final class PushAlgorithms {
     static final String NAME = "push";
@@ -310,15 +311,15 @@ final class PushAlgorithms {
         }
     };
 
-    /** Puts the blocks of {@code members} (in team order) from this PE's scratch to the same slots of {@code peer}'s, then signals. */
-    private static void putHostBlocks(CollectiveSupport s, int peer, int[] members, long scratch, long bytes,
+    /** Puts the blocks of {@code members} (in team order) from this PE's {@code base} (scratch or dest) to the same place at {@code peer}, then signals. */
+    private static void putHostBlocks(CollectiveSupport s, int peer, int[] members, long base, long bytes,
             long st) {
         for (int i = 0, j; i < members.length; i = j + 1) {
             j = i;
             while (j + 1 < members.length && members[j + 1] == members[j] + 1) {
                 j++;
             }
-            long at = scratch + members[i] * bytes;
+            long at = base + members[i] * bytes;
             long len = (j - i + 1) * bytes;
             if (j == members.length - 1) {
                 s.putSignal(peer, at, s.local(), at, len, s.senderFlag(s.rank()), st);
@@ -344,8 +345,9 @@ final class PushAlgorithms {
      * signals; once every host's blocks are in, it lets its members copy the whole scratch to
      * their dest. So a block crosses the network once per other host, and a team of one member
      * per node sends each member's block to every other member directly. Every member waits for
-     * data from every member. collect (whose sizes the members learn only during the call) and
-     * larger calls: {@code linear}.
+     * data from every member. Blocks that do not fit the scratch go the same way into the leaders'
+     * dest ({@link #intoLeadersDest}). collect (whose sizes the members learn only during the
+     * call): {@code linear}.
      */
     static final Algorithms.Collect COLLECT = new Algorithms.Collect() {
         @Override
@@ -357,7 +359,7 @@ final class PushAlgorithms {
         public void fixed(CollectiveSupport s, long dest, long source, long bytes) {
             int n = s.size();
             if (!fcollectFits(s, bytes)) {
-                LinearAlgorithms.COLLECT.fixed(s, dest, source, bytes);
+                intoLeadersDest(s, dest, source, bytes);
                 return;
             }
             long seq = s.begin();
@@ -397,6 +399,59 @@ final class PushAlgorithms {
             LinearAlgorithms.COLLECT.variable(s, dest, source, bytes);
         }
     };
+
+    /**
+     * fcollect of blocks too large for the scratch, through the leaders' dest: each leader tells
+     * the other leaders it entered (its dest may now be written: having returned from the previous
+     * collective, nobody reads it), copies its host's blocks from its members' sources (shared
+     * memory, once each member said it entered), puts them (one put per run of consecutive
+     * members, the last with a signal) into every other leader's dest once that leader entered,
+     * and when every host's blocks are in lets its members copy its whole dest; it returns once
+     * they said they have. So a block crosses the network once per other host as in the scratch
+     * form, for one more one-way word per pair of leaders (which overlaps the gathering), and any
+     * size runs. Every member waits for data sent after every member entered the call.
+     */
+    private static void intoLeadersDest(CollectiveSupport s, long dest, long source, long bytes) {
+        long seq = s.begin();
+        long entered = CollectiveSupport.stamp(seq, 0);
+        long copied = CollectiveSupport.stamp(seq, 1);
+        HostGroups g = s.hostGroups();
+        int r = s.rank();
+        int host = g.hostOf(r);
+        int leader = g.leader(host);
+        int[] onHost = g.members(host);
+        MemorySegment mem = s.local();
+        long all = s.size() * bytes;
+        if (r != leader) {
+            s.signal(leader, s.ackFlag(r), entered);
+            s.await(s.senderFlag(leader), entered);
+            s.peers().get(mem, dest, leader, dest, all);
+            s.signal(leader, s.ackFlag(r), copied);
+            return;
+        }
+        int hosts = g.hosts();
+        for (int i = 1; i < hosts; i++) {
+            s.signal(g.leader((host + i) % hosts), s.ackFlag(r), entered);
+        }
+        for (int m : onHost) {
+            if (m == r) {
+                MemorySegment.copy(mem, source, mem, dest + m * bytes, bytes);
+            } else {
+                s.await(s.ackFlag(m), entered);
+                s.peers().get(mem, dest + m * bytes, m, source, bytes);
+            }
+        }
+        for (int i = 1; i < hosts; i++) { // starting with the next host spreads the load
+            int to = g.leader((host + i) % hosts);
+            s.await(s.ackFlag(to), entered);
+            putHostBlocks(s, to, onHost, dest, bytes, entered);
+        }
+        for (int i = 1; i < hosts; i++) {
+            s.await(s.senderFlag(g.leader((host + hosts - i) % hosts)), entered);
+        }
+        HierarchicalAlgorithms.signalOthers(s, onHost, r, entered);
+        awaitEntries(s, onHost, r, copied);
+    }
 
     /**
      * alltoall(s): every member puts its block for each other member into that member's scratch,
