@@ -357,41 +357,14 @@ final class PushAlgorithms {
 
         @Override
         public void fixed(CollectiveSupport s, long dest, long source, long bytes) {
-            int n = s.size();
-            if (!fcollectFits(s, bytes)) {
-                intoLeadersDest(s, dest, source, bytes);
-                return;
-            }
             long seq = s.begin();
-            long st = CollectiveSupport.stamp(seq, 0);
-            long scratch = s.scratch(seq);
             HostGroups g = s.hostGroups();
-            int r = s.rank();
-            int host = g.hostOf(r);
-            int leader = g.leader(host);
-            int[] onHost = g.members(host);
-            MemorySegment mem = s.local();
-            if (r != leader) {
-                s.putSignal(leader, scratch + r * bytes, mem, source, bytes, s.senderFlag(r), st);
-                s.await(s.senderFlag(leader), st);
-                s.peers().get(mem, dest, leader, scratch, n * bytes);
-                return;
+            int[] onHost = g.members(g.hostOf(s.rank()));
+            if (fcollectFits(s, bytes)) {
+                intoScratch(s, g, onHost, seq, dest, source, bytes);
+            } else {
+                intoLeadersDest(s, g, onHost, seq, dest, source, bytes);
             }
-            MemorySegment.copy(mem, source, mem, scratch + r * bytes, bytes);
-            for (int m : onHost) {
-                if (m != r) {
-                    s.await(s.senderFlag(m), st);
-                }
-            }
-            int hosts = g.hosts();
-            for (int i = 1; i < hosts; i++) { // starting with the next host spreads the load
-                putHostBlocks(s, g.leader((host + i) % hosts), onHost, scratch, bytes, st);
-            }
-            for (int i = 1; i < hosts; i++) {
-                s.await(s.senderFlag(g.leader((host + hosts - i) % hosts)), st);
-            }
-            HierarchicalAlgorithms.signalOthers(s, onHost, r, st);
-            MemorySegment.copy(mem, scratch, mem, dest, n * bytes);
         }
 
         @Override
@@ -411,27 +384,22 @@ final class PushAlgorithms {
      * form, for one more one-way word per pair of leaders (which overlaps the gathering), and any
      * size runs. Every member waits for data sent after every member entered the call.
      */
-    private static void intoLeadersDest(CollectiveSupport s, long dest, long source, long bytes) {
-        long seq = s.begin();
+    private static void intoLeadersDest(CollectiveSupport s, HostGroups g, int[] onHost, long seq, long dest,
+            long source, long bytes) {
         long entered = CollectiveSupport.stamp(seq, 0);
         long copied = CollectiveSupport.stamp(seq, 1);
-        HostGroups g = s.hostGroups();
         int r = s.rank();
-        int host = g.hostOf(r);
-        int leader = g.leader(host);
-        int[] onHost = g.members(host);
         MemorySegment mem = s.local();
-        long all = s.size() * bytes;
-        if (r != leader) {
-            s.signal(leader, s.ackFlag(r), entered);
-            s.await(s.senderFlag(leader), entered);
-            s.peers().get(mem, dest, leader, dest, all);
-            s.signal(leader, s.ackFlag(r), copied);
+        if (r != onHost[0]) {
+            s.signal(onHost[0], s.ackFlag(r), entered);
+            s.await(s.senderFlag(onHost[0]), entered);
+            s.peers().get(mem, dest, onHost[0], dest, s.size() * bytes);
+            s.signal(onHost[0], s.ackFlag(r), copied);
             return;
         }
-        int hosts = g.hosts();
-        for (int i = 1; i < hosts; i++) {
-            s.signal(g.leader((host + i) % hosts), s.ackFlag(r), entered);
+        int host = g.hostOf(r);
+        for (int i = 1; i < g.hosts(); i++) {
+            s.signal(g.leader((host + i) % g.hosts()), s.ackFlag(r), entered);
         }
         for (int m : onHost) {
             if (m == r) {
@@ -441,16 +409,57 @@ final class PushAlgorithms {
                 s.peers().get(mem, dest + m * bytes, m, source, bytes);
             }
         }
-        for (int i = 1; i < hosts; i++) { // starting with the next host spreads the load
-            int to = g.leader((host + i) % hosts);
-            s.await(s.ackFlag(to), entered);
-            putHostBlocks(s, to, onHost, dest, bytes, entered);
-        }
-        for (int i = 1; i < hosts; i++) {
-            s.await(s.senderFlag(g.leader((host + hosts - i) % hosts)), entered);
-        }
+        exchangeAmongLeaders(s, g, onHost, dest, bytes, entered, true);
         HierarchicalAlgorithms.signalOthers(s, onHost, r, entered);
         awaitEntries(s, onHost, r, copied);
+    }
+
+    /**
+     * fcollect through the leaders' scratch (the blocks fit it): members put their block into
+     * their leader's scratch, leaders exchange their hosts' blocks, members copy the scratch.
+     */
+    private static void intoScratch(CollectiveSupport s, HostGroups g, int[] onHost, long seq, long dest, long source,
+            long bytes) {
+        long st = CollectiveSupport.stamp(seq, 0);
+        long scratch = s.scratch(seq);
+        int r = s.rank();
+        MemorySegment mem = s.local();
+        if (r != onHost[0]) {
+            s.putSignal(onHost[0], scratch + r * bytes, mem, source, bytes, s.senderFlag(r), st);
+            s.await(s.senderFlag(onHost[0]), st);
+            s.peers().get(mem, dest, onHost[0], scratch, s.size() * bytes);
+            return;
+        }
+        MemorySegment.copy(mem, source, mem, scratch + r * bytes, bytes);
+        for (int m : onHost) {
+            if (m != r) {
+                s.await(s.senderFlag(m), st);
+            }
+        }
+        exchangeAmongLeaders(s, g, onHost, scratch, bytes, st, false);
+        HierarchicalAlgorithms.signalOthers(s, onHost, r, st);
+        MemorySegment.copy(mem, scratch, mem, dest, s.size() * bytes);
+    }
+
+    /**
+     * This leader puts its host's blocks at {@code base} to every other leader's {@code base}
+     * (once that leader said it entered, when {@code awaitEntered}: the base is its dest), then
+     * waits until every other leader's blocks are in.
+     */
+    private static void exchangeAmongLeaders(CollectiveSupport s, HostGroups g, int[] onHost, long base, long bytes,
+            long st, boolean awaitEntered) {
+        int host = g.hostOf(s.rank());
+        int hosts = g.hosts();
+        for (int i = 1; i < hosts; i++) { // starting with the next host spreads the load
+            int to = g.leader((host + i) % hosts);
+            if (awaitEntered) {
+                s.await(s.ackFlag(to), st);
+            }
+            putHostBlocks(s, to, onHost, base, bytes, st);
+        }
+        for (int i = 1; i < hosts; i++) {
+            s.await(s.senderFlag(g.leader((host + hosts - i) % hosts)), st);
+        }
     }
 
     /**
