@@ -14,7 +14,7 @@ import org.shmem4j.core.param.Params;
  * <ol>
  * <li><b>Teams with members on other nodes</b>: {@code push} reductions, and broadcast up to
  * {@value #PUSH_TEAM} hosts, while the data fits the collective scratch, and fcollect up to
- * {@value #PUSH_TEAM} hosts at any size (larger blocks go into the leaders' dest)
+ * {@value #PUSH_TEAM} hosts, beyond the scratch (into the leaders' dest) where hosts have several members
  * ({@link PushAlgorithms}): a put and its signal cost one network trip where a pull costs a round
  * trip and an acknowledgement. They cross the network through one member per host and share
  * memory within it, so they serve teams that go through leaders (see 4) too. alltoall pushes
@@ -234,8 +234,12 @@ public final class CollectivePolicy {
         if (fcollect != null) {
             return fcollect;
         }
-        // through leaders too: a block crosses the network once per other host, at any size
-        if (s.reachesSomeoneByNetwork() && s.hostGroups().hosts() <= PUSH_TEAM) {
+        // through leaders too: a block crosses the network once per other host; beyond the
+        // scratch only where hosts have several members (one member per node: a large put with
+        // signal costs a flush before its signal, and at 2 PEs on 2 pseudo-nodes 65,536 longs took
+        // 776 us against linear's 432)
+        if (s.reachesSomeoneByNetwork() && s.hostGroups().hosts() <= PUSH_TEAM
+                && (PushAlgorithms.fcollectFits(s, bytes) || s.hostGroups().maxPerHost() > 1)) {
             return pushCollect;
         }
         if (tiny(s) || direct(s)) {
