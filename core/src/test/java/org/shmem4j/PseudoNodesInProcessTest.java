@@ -171,11 +171,13 @@ class PseudoNodesInProcessTest {
      * members read its dest. Every PE overwrites its dest and its source as soon as a call returns
      * (the user owns them again), with broadcasts (which read the same acknowledgement lines) and
      * small fcollects between, and checks every block of every call: a read of a source or dest
-     * after its owner returned, or a write before its owner entered, shows as a wrong block.
+     * after its owner returned, or a write before its owner entered, shows as a wrong block. The
+     * alltoall of 1,024-long blocks (too large for the scratch from 3 PEs on) puts straight into
+     * the receivers' dest once they entered, checked the same way.
      */
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
     @CsvSource({"2, 2", "3, 2", "4, 2", "5, 3", "8, 2"})
-    void largeFcollectsIntoLeadersDestBackToBack(int npes, int k) {
+    void largeFcollectsAndAlltoallsIntoDestBackToBack(int npes, int k) {
         InProcessTestSupport.runWith(npes, nodes(k), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes();
@@ -186,6 +188,9 @@ class PseudoNodesInProcessTest {
                 SymmetricLongArray small = shmem.calloc(ValueLayout.JAVA_LONG, n);
                 SymmetricLongArray one = shmem.calloc(ValueLayout.JAVA_LONG, 1);
                 SymmetricLongArray got = shmem.calloc(ValueLayout.JAVA_LONG, 1);
+                long piece = 1024;
+                SymmetricLongArray toAll = shmem.calloc(ValueLayout.JAVA_LONG, piece * n);
+                SymmetricLongArray fromAll = shmem.calloc(ValueLayout.JAVA_LONG, piece * n);
                 for (int i = 0; i < 40; i++) {
                     for (long e = 0; e < block; e++) {
                         src.set(e, 1_000_000L * i + 10_000L * me + e);
@@ -201,6 +206,20 @@ class PseudoNodesInProcessTest {
                     }
                     dest.fill(-1);
                     src.fill(-2);
+                    for (long e = 0; e < piece * n; e++) {
+                        toAll.set(e, 1_000_000L * i + 10_000L * me + e);
+                    }
+                    world.alltoall(fromAll, toAll, piece);
+                    for (int pe = 0; pe < n; pe++) {
+                        for (long e = 0; e < piece; e += 31) {
+                            assertEquals(1_000_000L * i + 10_000L * pe + me * piece + e, fromAll.get(pe * piece + e),
+                                    "alltoall " + i + ", block from PE " + pe + ", element " + e + " at PE " + me);
+                        }
+                        assertEquals(1_000_000L * i + 10_000L * pe + (me + 1) * piece - 1, fromAll.get((pe + 1) * piece - 1),
+                                "alltoall " + i + ", last element from PE " + pe + " at PE " + me);
+                    }
+                    fromAll.fill(-3);
+                    toAll.fill(-4);
                     if (i % 3 == 1) {
                         one.set(0, 7L * i + me);
                         world.broadcast(got, one, 1, i % n);
@@ -211,6 +230,8 @@ class PseudoNodesInProcessTest {
                         }
                     }
                 }
+                fromAll.close();
+                toAll.close();
                 got.close();
                 one.close();
                 small.close();

@@ -18,8 +18,9 @@ import org.shmem4j.core.param.Params;
  * ({@link PushAlgorithms}): a put and its signal cost one network trip where a pull costs a round
  * trip and an acknowledgement. They cross the network through one member per host and share
  * memory within it, so they serve teams that go through leaders (see 4) too. alltoall pushes
- * whenever some member is on another node and the n - 1 incoming blocks fit the scratch, at any
- * team size and also through leaders (it has no hierarchical algorithm).</li>
+ * whenever some member is on another node and the n - 1 incoming blocks fit the scratch or each
+ * block is at most {@link PushAlgorithms#DEST_BLOCK_MAX} (into the receivers' dest), at any team
+ * size and also through leaders (it has no hierarchical algorithm).</li>
  * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
  * but the barrier (one exchange with one peer; nothing to gain from a schedule), except
  * rabenseifner for reductions at or above the crossover.</li>
@@ -255,8 +256,10 @@ public final class CollectivePolicy {
      * Push has no member bound: its n - 1 messages per member are what any algorithm moving each
      * block once sends (linear and pairwise send as many gets, plus barriers or acknowledgements),
      * and the scratch bounds n: (n - 1) blocks of 8 bytes fit 16 KiB up to 2,049 members, and
-     * larger teams get buffers of 8n bytes. Only Bruck (not implemented) sends fewer, log2 n
-     * messages carrying n/2 blocks each.
+     * larger teams get buffers of 8n bytes; beyond the scratch, blocks up to 8 KiB go into the
+     * receivers' dest after an "entered" word from each (at 8 PEs on 2 pseudo-nodes, 1,024 longs:
+     * 871-1,073 us against pairwise's 2,957-3,411). Only Bruck (not implemented) sends fewer,
+     * log2 n messages carrying n/2 blocks each.
      *
      * @param bytes bytes per block (what each member sends to each other member)
      */
@@ -265,7 +268,7 @@ public final class CollectivePolicy {
             return alltoall;
         }
         // No hierarchical alltoall exists, so teams that go through leaders push too.
-        if (s.reachesSomeoneByNetwork() && PushAlgorithms.alltoallFits(s, bytes)) {
+        if (s.reachesSomeoneByNetwork() && (PushAlgorithms.alltoallFits(s, bytes) || bytes <= PushAlgorithms.DEST_BLOCK_MAX)) {
             return pushAlltoall;
         }
         if (tiny(s)) {

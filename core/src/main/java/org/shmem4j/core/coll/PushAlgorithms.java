@@ -468,7 +468,8 @@ final class PushAlgorithms {
      * one message per peer, no acknowledgement. Each member copies its own block, then every other
      * member's as it arrives, to its dest; so it waits for data from every member, sent after that
      * member entered the call. Strided blocks are packed before they leave and unpacked from the
-     * slot. Blocks whose slots do not fit the scratch: {@code pairwise}.
+     * slot. Blocks whose slots do not fit the scratch: into the receivers' dest
+     * ({@link #alltoallIntoDest}) when dense and at most {@link #DEST_BLOCK_MAX}, else {@code pairwise}.
      */
     static final Algorithms.Alltoall ALLTOALL = new Algorithms.Alltoall() {
         @Override
@@ -480,7 +481,11 @@ final class PushAlgorithms {
         public void run(CollectiveSupport s, long dest, long source, long blockBytes, long destStride, long sourceStride,
                 long elementBytes) {
             if (!alltoallFits(s, blockBytes)) {
-                AlltoallAlgorithms.PAIRWISE.run(s, dest, source, blockBytes, destStride, sourceStride, elementBytes);
+                if (blockBytes <= DEST_BLOCK_MAX && destStride == elementBytes && sourceStride == elementBytes) {
+                    alltoallIntoDest(s, dest, source, blockBytes);
+                } else {
+                    AlltoallAlgorithms.PAIRWISE.run(s, dest, source, blockBytes, destStride, sourceStride, elementBytes);
+                }
                 return;
             }
             long seq = s.begin();
@@ -511,6 +516,41 @@ final class PushAlgorithms {
             }
         }
     };
+
+    /**
+     * Largest dense alltoall block that, when the blocks do not fit the scratch, is put straight
+     * into the receivers' dest: a network engine sends a put with signal this small as one message
+     * (UCX: {@code SignalMessages.MAX_PAYLOAD}), where a larger one waits for a flush before its
+     * signal; larger blocks: {@code pairwise}.
+     */
+    static final long DEST_BLOCK_MAX = 8 << 10;
+
+    /**
+     * alltoall of dense blocks too large for the scratch: every member tells every other it
+     * entered (its dest may now be written), then puts each member's block with a signal into
+     * that member's dest once it entered, and copies its own; it returns once every member's block
+     * arrived, each sent after its sender entered. One word and one message per pair, no round
+     * trip, where pairwise pays a get and an acknowledgement per pair.
+     */
+    private static void alltoallIntoDest(CollectiveSupport s, long dest, long source, long blockBytes) {
+        long seq = s.begin();
+        long entered = CollectiveSupport.stamp(seq, 0);
+        int n = s.size();
+        int r = s.rank();
+        MemorySegment mem = s.local();
+        for (int i = 1; i < n; i++) {
+            s.signal((r + i) % n, s.ackFlag(r), entered);
+        }
+        MemorySegment.copy(mem, source + r * blockBytes, mem, dest + r * blockBytes, blockBytes);
+        for (int i = 1; i < n; i++) { // starting with the next member spreads the load
+            int m = (r + i) % n;
+            s.await(s.ackFlag(m), entered);
+            s.putSignal(m, dest + r * blockBytes, mem, source + m * blockBytes, blockBytes, s.senderFlag(r), entered);
+        }
+        for (int i = 1; i < n; i++) {
+            s.await(s.senderFlag((r + n - i) % n), entered);
+        }
+    }
 
     /** Copies {@code elements} elements from one stride to another, in one piece where both are dense. */
     private static void copy(MemorySegment from, long fromOffset, long fromStride, MemorySegment to, long toOffset,

@@ -59,7 +59,8 @@ class CollectivePolicyTest {
             long slot = scratch / (hosts.length - 1); // alltoall: a slot per other member
             assertEquals("push", AUTO.alltoall(s, 8).name());
             assertEquals("push", AUTO.alltoall(s, slot).name());
-            assertFalse(AUTO.alltoall(s, slot + 1).name().equals("push"));
+            assertEquals("push", AUTO.alltoall(s, PushAlgorithms.DEST_BLOCK_MAX).name()); // beyond the scratch: into dest
+            assertFalse(AUTO.alltoall(s, Math.max(slot, PushAlgorithms.DEST_BLOCK_MAX) + 1).name().equals("push"));
         }
         // two members on each of two nodes: push through one member per node, barrier through leaders
         CollectiveSupport twoByTwo = PolicyFixtures.team(true, scratch, 0, 0, 1, 1);
@@ -241,10 +242,13 @@ class CollectivePolicyTest {
         assertEquals("bruck", AUTO.fcollect(flat(17), 16 << 10).name());
         assertEquals("push", AUTO.broadcast(team(true, scratch, 0, 1, 2, 3, 4, 5, 6, 7), 8).name());
         assertEquals("binomial", AUTO.broadcast(team(true, scratch, 0, 1, 2, 3, 4, 5, 6, 7, 8), 8).name());
-        // alltoall pushes at any size while its n - 1 slots fit the scratch: 2,049 members of 8 bytes in 16 KiB
+        // alltoall pushes at any team size: into the scratch while its n - 1 slots fit (2,049 members
+        // of 8 bytes in 16 KiB), beyond into the receivers' dest for blocks up to DEST_BLOCK_MAX
         int[] members = java.util.stream.IntStream.range(0, 2049).toArray();
         assertEquals("push", AUTO.alltoall(team(true, scratch, members), 8).name());
-        assertEquals("linear", AUTO.alltoall(team(true, scratch, java.util.Arrays.copyOf(members, 2050)), 8).name());
+        CollectiveSupport wider = team(true, scratch, java.util.Arrays.copyOf(members, 2050));
+        assertEquals("push", AUTO.alltoall(wider, PushAlgorithms.DEST_BLOCK_MAX).name());
+        assertEquals("pairwise", AUTO.alltoall(wider, PushAlgorithms.DEST_BLOCK_MAX + 8).name());
     }
 
     @Test
