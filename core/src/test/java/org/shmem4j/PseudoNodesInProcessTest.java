@@ -206,20 +206,23 @@ class PseudoNodesInProcessTest {
                     }
                     dest.fill(-1);
                     src.fill(-2);
-                    for (long e = 0; e < piece * n; e++) {
-                        toAll.set(e, 1_000_000L * i + 10_000L * me + e);
-                    }
-                    world.alltoall(fromAll, toAll, piece);
-                    for (int pe = 0; pe < n; pe++) {
-                        for (long e = 0; e < piece; e += 31) {
-                            assertEquals(1_000_000L * i + 10_000L * pe + me * piece + e, fromAll.get(pe * piece + e),
-                                    "alltoall " + i + ", block from PE " + pe + ", element " + e + " at PE " + me);
+                    for (int twice = 0; twice < 2; twice++) { // back to back: a write before its receiver entered shows
+                        long v = 1_000_000L * (2 * i + twice);
+                        for (long e = 0; e < piece * n; e++) {
+                            toAll.set(e, v + 10_000L * me + e);
                         }
-                        assertEquals(1_000_000L * i + 10_000L * pe + (me + 1) * piece - 1, fromAll.get((pe + 1) * piece - 1),
-                                "alltoall " + i + ", last element from PE " + pe + " at PE " + me);
+                        world.alltoall(fromAll, toAll, piece);
+                        for (int pe = 0; pe < n; pe++) {
+                            for (long e = 0; e < piece; e += 31) {
+                                assertEquals(v + 10_000L * pe + me * piece + e, fromAll.get(pe * piece + e),
+                                        "alltoall " + i + "." + twice + ", block from PE " + pe + ", element " + e + " at PE " + me);
+                            }
+                            assertEquals(v + 10_000L * pe + (me + 1) * piece - 1, fromAll.get((pe + 1) * piece - 1),
+                                    "alltoall " + i + "." + twice + ", last element from PE " + pe + " at PE " + me);
+                        }
+                        fromAll.fill(-3);
+                        toAll.fill(-4);
                     }
-                    fromAll.fill(-3);
-                    toAll.fill(-4);
                     if (i % 3 == 1) {
                         one.set(0, 7L * i + me);
                         world.broadcast(got, one, 1, i % n);
