@@ -107,10 +107,12 @@ class PseudoNodesInProcessTest {
 
     /**
      * Broadcasts from a changing root back to back with other collectives, no barrier between:
-     * the push broadcast's root leaves once every member entered the collective two before, so a
-     * member may still be two collectives behind when the root starts the next one; the scratch
-     * buffers in turn must keep every call's data apart (checked on every PE, every call). The
-     * alltoall pushes into the same buffers (a slot per writer).
+     * the push broadcast's root leaves once every member entered the collective thirteen sequence
+     * numbers before, so a member may still be collectives behind when the root starts the next
+     * one; the scratch buffers in turn must keep every call's data apart (checked on every PE,
+     * every call). The alltoall pushes into the same buffers (a slot per writer), and every fifth
+     * iteration a reduction of 300 longs stages more than a buffer where hosts have several
+     * members (two buffers, two sequence numbers).
      */
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
     @CsvSource({"2, 2", "3, 2", "5, 3", "8, 2"})
@@ -125,6 +127,8 @@ class PseudoNodesInProcessTest {
                 SymmetricLongArray sum = shmem.calloc(ValueLayout.JAVA_LONG, 1);
                 SymmetricLongArray blocks = shmem.calloc(ValueLayout.JAVA_LONG, 2L * n);
                 SymmetricLongArray got = shmem.calloc(ValueLayout.JAVA_LONG, 2L * n);
+                SymmetricLongArray wide = shmem.calloc(ValueLayout.JAVA_LONG, 300);
+                SymmetricLongArray wideSum = shmem.calloc(ValueLayout.JAVA_LONG, 300);
                 for (int i = 0; i < 150; i++) {
                     int root = i % n;
                     for (int j = 0; j < 4; j++) {
@@ -142,6 +146,15 @@ class PseudoNodesInProcessTest {
                         world.sumReduce(sum, src, 1);
                         assertEquals(1000L * i * n + 10L * n * (n - 1) / 2, sum.get(0), "reduce " + i + " at PE " + me);
                     }
+                    if (i % 5 == 1) {
+                        for (int j = 0; j < 300; j++) {
+                            wide.set(j, i + me + j);
+                        }
+                        world.sumReduce(wideSum, wide, 300);
+                        for (int j = 0; j < 300; j++) {
+                            assertEquals((long) n * (i + j) + (long) n * (n - 1) / 2, wideSum.get(j), "reduce of 300 " + i + " at PE " + me);
+                        }
+                    }
                     if (i % 4 != 3) {
                         for (int e = 0; e < 2 * n; e++) {
                             blocks.set(e, 1000L * i + 100L * me + e);
@@ -155,6 +168,8 @@ class PseudoNodesInProcessTest {
                         }
                     }
                 }
+                wideSum.close();
+                wide.close();
                 got.close();
                 blocks.close();
                 sum.close();
@@ -246,29 +261,33 @@ class PseudoNodesInProcessTest {
 
     /**
      * Runs of broadcasts from one root, the root changing every few calls: a push broadcast's root
-     * waits only until each member entered the collective two before, and members say so every
-     * other call, so a root runs up to two calls ahead of a slow member (the last PE pauses now and
-     * then to be one); every call's data must still arrive intact at every PE.
+     * waits only until each member entered the collective thirteen sequence numbers before, and
+     * a host's representative says so every twelfth call, so a root runs calls ahead of a slow
+     * member (the last PE pauses now and then to be one). Every fifth call stages more than one
+     * scratch buffer (1,500 longs: two buffers, two sequence numbers, at times the ring's last
+     * and the one after it); every call's data must still arrive intact at every PE.
      */
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
-    @CsvSource({"2, 2", "3, 2", "5, 3"})
+    @CsvSource({"2, 2", "3, 2", "5, 3", "8, 2"})
     void runsOfBroadcastsKeepTheirDataApart(int npes, int k) {
         InProcessTestSupport.runWith(npes, nodes(k), () -> {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes();
                 Team world = shmem.teamWorld();
-                SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, 16);
-                SymmetricLongArray bcast = shmem.calloc(ValueLayout.JAVA_LONG, 16);
+                int most = 1500;
+                SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, most);
+                SymmetricLongArray bcast = shmem.calloc(ValueLayout.JAVA_LONG, most);
                 for (int i = 0; i < 240; i++) {
                     int root = i / 7 % n;
-                    for (int j = 0; j < 16; j++) {
+                    int length = i % 5 == 4 ? most : 16;
+                    for (int j = 0; j < length; j++) {
                         src.set(j, 1000L * i + 10L * me + j);
                     }
-                    world.broadcast(bcast, src, 16, root);
+                    world.broadcast(bcast, src, length, root);
                     if (me == n - 1 && i % 16 == 5) {
                         java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // lag, so roots run ahead
                     }
-                    for (int j = 0; j < 16; j++) {
+                    for (int j = 0; j < length; j++) {
                         assertEquals(1000L * i + 10L * root + j, bcast.get(j), "broadcast " + i + " from " + root + " at PE " + me);
                     }
                 }

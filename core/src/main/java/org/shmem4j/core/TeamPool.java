@@ -18,24 +18,28 @@ import org.shmem4j.core.heap.SymmetricHeap;
  * {@link MaskAgreement}), whose first word says how many more teams each may make
  * ({@code SHMEM_TEAMS_MAX} counts the teams alive on a PE, the predefined ones included).
  *
- * <p>Memory per PE (n a team's members, r = ceil(log2 n), S the scratch buffer size, U the unit):
- * a team takes ceil(bytes(n) / U) units, bytes(n) = 64 max(1, r) (barrier) + 2 r
- * {@link #CELL_BYTES} (split agreement) + 2 line(n f) (flags, f = 64 bytes up to
- * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + 8 max(S, line(8 n))
- * (scratch: collect passes 8 bytes per member through one buffer). The world's block at 65,536
- * PEs is about 3 MiB; docs/scale.md has the whole formula and its figures.
+ * <p>Memory per PE (n a team's members, r = ceil(log2 n), S the most scratch one collective
+ * stages, U the unit): a team takes ceil(bytes(n) / U) units, bytes(n) = 64 max(1, r) (barrier)
+ * + 2 r {@link #CELL_BYTES} (split agreement) + 2 line(n f) (flags, f = 64 bytes up to
+ * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + 17 line(S / 2) (scratch: a
+ * ring of sixteen buffers and one after it, of which a collective stages in one or two) + line(8 n)
+ * where 8 n &gt; S (collect passes 8 bytes per member, in a team too large for the scratch
+ * through an area of its own). The world's block at 65,536 PEs is about 1.7 MiB; docs/scale.md
+ * has the whole formula and its figures.
  */
 final class TeamPool {
     /** Teams every PE counts from init: world, leaders (counted also where invalid), shared, host. */
     static final int PREDEFINED = 4;
     /**
-     * Scratch buffers per team, used by collectives in turn (sequence number modulo this). The
-     * slack of the push broadcast is this less 2 (CollectiveSupport): with 8, a root may run six
-     * broadcasts ahead of a member, and a host's representative tells the root it entered every
-     * sixth call. With 4 (slack 2) a run of broadcasts on 4 PEs on 2 pseudo-nodes of a 2-core
-     * machine took 27-33 us per call of 1 long, with 8 13.6-18.9 (docs/decisions/0042).
+     * Scratch buffers in a team's ring, used by collectives in turn (sequence number modulo this;
+     * one that stages more than a buffer takes two numbers and two buffers, the ring's last
+     * continuing into one more after it). The slack of the push broadcast is this less 3
+     * (CollectiveSupport): with 16, a root may run thirteen broadcasts ahead of a member. With a
+     * ring of 4 (slack 2) a run of broadcasts on 4 PEs on 2 pseudo-nodes of a 2-core machine took
+     * 27-33 us per call of 1 long, with 8 (slack 6) 13.6-18.9 (docs/decisions/0042); with 16
+     * buffers of half the size, at 8 PEs on 2 pseudo-nodes 19-23 us against 33.
      */
-    static final int SCRATCH_BUFFERS = 8;
+    static final int SCRATCH_BUFFERS = 16;
     /** Most units an area is cut into: bounds the agreement masks (and a legacy pSync). */
     static final int MAX_UNITS = 2048;
     /** Words of an agreement mask at most: the room word and one bit per unit. */
@@ -57,10 +61,12 @@ final class TeamPool {
     /**
      * Where a team of {@code members} keeps its words, as offsets from its block's start: barrier
      * lines (one per dissemination round), agreement cells (two sets of one per round, for splits
-     * in turn), sender and acknowledgement flags ({@code flagStride} apart), then the scratch buffers.
+     * in turn), sender and acknowledgement flags ({@code flagStride} apart), the scratch buffers,
+     * then where the scratch cannot hold 8 bytes per member the collect's area for them
+     * ({@code sizes}; else -1).
      */
     record Layout(int members, long barrier, long cells, int rounds, long senderFlags, long ackFlags, long flagStride,
-            long scratch, long scratchBytes, long bytes) {
+            long scratch, long bufferBytes, long sizes, long bytes) {
         /** Offset of the agreement cell of round {@code round} of the {@code split}-th split. */
         long cell(long split, int round) {
             return cells + ((split & 1) * rounds + round) * CELL_BYTES;
@@ -71,7 +77,8 @@ final class TeamPool {
     private final long base;
     private final long unit;
     private final int units;
-    private final long scratchBytes;
+    /** Bytes of one scratch buffer at least: half of what a collective may stage. */
+    private final long bufferBytes;
     private final long[] free;
     private int teams;
     private int predefinedCursor;
@@ -79,7 +86,7 @@ final class TeamPool {
     /** Takes the rest of {@code heap}'s reserved part as the team area. */
     TeamPool(SymmetricHeap heap, int capacity, long scratchBytes) {
         this.capacity = capacity;
-        this.scratchBytes = roundUp(scratchBytes, LINE);
+        this.bufferBytes = roundUp((scratchBytes + 1) / 2, LINE);
         long area = heap.reservedRemaining();
         this.unit = Math.max(MIN_UNIT, Long.highestOneBit(Math.max(1, (area + MAX_UNITS - 1) / MAX_UNITS) * 2 - 1));
         this.units = (int) (area / unit);
@@ -108,9 +115,12 @@ final class TeamPool {
         long senders = cells + 2 * r * CELL_BYTES;
         long acks = roundUp(senders + n * stride, LINE);
         long scratch = roundUp(acks + n * stride, LINE);
-        // collect exchanges its members' sizes, 8 bytes each, through one scratch buffer
-        long buffer = Math.max(scratchBytes, roundUp(8L * n, LINE));
-        return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, buffer, scratch + SCRATCH_BUFFERS * buffer);
+        long end = scratch + (SCRATCH_BUFFERS + 1L) * bufferBytes;
+        if (8L * n <= 2 * bufferBytes) { // collect exchanges its members' sizes, 8 bytes each, in the scratch
+            return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, bufferBytes, -1, end);
+        }
+        return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, bufferBytes, end,
+                end + roundUp(8L * n, LINE));
     }
 
     /** Units a team of {@code n} members takes. */

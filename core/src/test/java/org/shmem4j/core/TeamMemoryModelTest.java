@@ -23,13 +23,16 @@ class TeamMemoryModelTest {
     private static final int TEAMS_MAX = Params.TEAMS_MAX.defaultValue();
 
     /**
-     * docs/scale.md: bytes(n) = 64 max(1, r) + 2 r 320 + 2 line(n f) + 8 max(S, line(8 n)),
-     * r = ceil(log2 n), f = 64 up to 64 members, else 8, line(x) = x rounded up to a multiple of 64.
+     * docs/scale.md: bytes(n) = 64 max(1, r) + 2 r 320 + 2 line(n f) + 17 line(S / 2) + (line(8 n)
+     * where 8 n &gt; 2 line(S / 2)), r = ceil(log2 n), f = 64 up to 64 members, else 8, line(x) = x
+     * rounded up to a multiple of 64, S / 2 rounded up.
      */
     private static long documentedBytes(int n, long scratch) {
         int r = n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
         long f = n <= 64 ? 64 : 8;
-        return 64L * Math.max(1, r) + 2L * r * 320 + 2 * ceil(n * f, 64) * 64 + 8 * Math.max(scratch, ceil(8L * n, 64) * 64);
+        long buffer = ceil((scratch + 1) / 2, 64) * 64;
+        long sizes = 8L * n > 2 * buffer ? ceil(8L * n, 64) * 64 : 0;
+        return 64L * Math.max(1, r) + 2L * r * 320 + 2 * ceil(n * f, 64) * 64 + 17 * buffer + sizes;
     }
 
     /** A PE's reserved region as init lays it out: the finalize announcements, then the team area. */
@@ -72,9 +75,9 @@ class TeamMemoryModelTest {
             int predefinedUnits = world.units() + leaders.units() + shared.units() + host.units();
             assertEquals(ceil(documentedBytes(npes, SCRATCH), pool.unitBytes()), world.units());
             long predefinedBytes = predefinedUnits * pool.unitBytes();
-            // 161 + 5 + 5 + 5 units of 32 KiB: 5.5 MiB, with the finalize announcements' 512 KiB
-            assertEquals(176, predefinedUnits);
-            assertTrue(predefinedBytes + npes * 8L <= 6L << 20, predefinedBytes + " bytes");
+            // 53 + 5 + 5 + 5 units of 32 KiB: 2.1 MiB, with the finalize announcements' 512 KiB 2.6 MiB
+            assertEquals(68, predefinedUnits);
+            assertTrue(predefinedBytes + npes * 8L <= 3L << 20, predefinedBytes + " bytes");
             // what is left: a 256 x 256 grid's row and column, and SHMEM_TEAMS_MAX's other teams of 64
             long[] agreed = pool.offer();
             int row = pool.claim(agreed, pool.unitsFor(256));
@@ -85,13 +88,13 @@ class TeamMemoryModelTest {
                 small++;
             }
             assertEquals(TEAMS_MAX - TeamPool.PREDEFINED - 2, small, "teams of 64 after the grid");
-            // and 11 more teams of the whole world fit beside the predefined ones
+            // and 37 more teams of the whole world fit beside the predefined ones
             long[] fresh = pool.offer();
             int worlds = 0;
             while (pool.claim(fresh, world.units()) >= 0) {
                 worlds++;
             }
-            assertEquals(11, worlds);
+            assertEquals(37, worlds);
         }
     }
 

@@ -277,7 +277,14 @@ class TeamPoolInProcessTest {
                         n + " members: barrier ends at " + barrierEnd + ", cells at [" + l.cells() + ", " + cellsEnd + ")");
                 assertTrue(l.senderFlags() + n * l.flagStride() <= l.ackFlags()
                         && l.ackFlags() + n * l.flagStride() <= l.scratch(), n + " members: flags overlap");
-                assertEquals(l.bytes(), l.scratch() + TeamPool.SCRATCH_BUFFERS * l.scratchBytes(), n + " members");
+                long ring = l.scratch() + (TeamPool.SCRATCH_BUFFERS + 1) * l.bufferBytes();
+                if (8L * n <= 2 * l.bufferBytes()) { // collect's sizes fit the scratch
+                    assertEquals(-1, l.sizes(), n + " members");
+                    assertEquals(l.bytes(), ring, n + " members");
+                } else {
+                    assertEquals(ring, l.sizes(), n + " members");
+                    assertTrue(l.bytes() >= l.sizes() + 8L * n && l.bytes() < l.sizes() + 8L * n + 64, n + " members");
+                }
                 assertEquals(n <= TeamPool.LINE_FLAGS_UP_TO ? 64 : 8, l.flagStride());
                 assertEquals(0, l.barrier() % 64);
                 assertEquals(0, l.cells() % 64);

@@ -9,7 +9,7 @@ import java.util.function.LongUnaryOperator;
  * Collect / fcollect algorithms besides {@code linear}. Each is an allgather of n blocks, block j
  * being member j's contribution, written by pulls from the members' dests (never their sources,
  * which only their owners read). For {@code collect} the block sizes are first allgathered the
- * same way through the collective's scratch buffer (one 8-byte block per member), then the data.
+ * same way (one 8-byte block per member: {@link CollectiveSupport#collectSizes}), then the data.
  * Every member returns only after it holds every block (so every member entered) and after the
  * members that read its dest acknowledged (so its dest is not read after it returned).
  */
@@ -53,23 +53,19 @@ final class CollectAlgorithms {
         @Override
         public void variable(CollectiveSupport s, LongUnaryOperator dest, long source, long bytes) {
             int n = s.size();
-            if (8L * n > s.scratchBytes()) {
-                LinearAlgorithms.COLLECT.variable(s, dest, source, bytes);
-                return;
-            }
-            long seq = s.begin();
+            long seq = s.beginCollect();
             int me = s.rank();
-            long scratch = s.scratch(seq);
-            // the sizes: an allgather of one 8-byte block per member through the scratch
-            s.local().set(ValueLayout.JAVA_LONG, scratch + (rotated() ? 0 : 8L * me), bytes);
-            exchange(s, seq, 0, scratch, q -> 8L * q, false);
+            long sizes = s.collectSizes(seq);
+            // the sizes: an allgather of one 8-byte block per member
+            s.local().set(ValueLayout.JAVA_LONG, sizes + (rotated() ? 0 : 8L * me), bytes);
+            exchange(s, seq, 0, sizes, q -> 8L * q, false);
             // prefix of the data blocks (in team order, or rotated as the sizes lie), in private memory
             MemorySegment pre = s.temp(8L * (n + 1));
             long total = 0;
             long head = 0; // bytes of members 0..me-1
             for (int q = 0; q < n; q++) {
                 pre.set(ValueLayout.JAVA_LONG, 8L * q, total);
-                long size = s.local().get(ValueLayout.JAVA_LONG, scratch + 8L * q);
+                long size = s.local().get(ValueLayout.JAVA_LONG, sizes + 8L * q);
                 total += size;
                 if (rotated() ? q >= n - me : q < me) {
                     head += size;

@@ -18,18 +18,25 @@ import org.shmem4j.core.sync.WaitPolicy;
  * that acknowledger.
  *
  * <h2>Scratch</h2>
- * B buffers per team (eight), used by collective s in turn (s modulo B). That is safe only because
- * of a rule every algorithm must keep: <b>no member returns from collective s before every member
- * has entered collective s - {@link #slack()}</b> (B - 2: a barrier, or waits that transitively
- * depend on every member; nearly all algorithms even wait until every member entered s). A member
- * can then run at most B - 1 collectives ahead, so the buffer of collective s is not reused while
- * anyone still reads it. The slack is for the push broadcast: its root (and each host's
+ * A ring of B buffers per team (sixteen), each collective's sequence number naming one in turn (s
+ * modulo B), and one more buffer after the ring's last. A collective that stages more than a
+ * buffer takes two sequence numbers and the two consecutive buffers of the first (so the ring's
+ * last continues into the extra one): a collective may stage up to two buffers ({@link #scratchBytes()},
+ * {@code SHMEM_COLLECTIVE_SCRATCH}), while small ones, broadcasts above all, cycle through sixteen.
+ * A buffer is reused only B sequence numbers later. That is safe only because of a rule every
+ * algorithm must keep: <b>no member returns from a collective whose last sequence number is l
+ * before every member has entered one whose first is at least l - {@link #slack()}</b> (B - 3: a
+ * barrier, or waits that transitively depend on every member; nearly all algorithms even wait
+ * until every member entered this one). A member writing a buffer of sequence number j (its own,
+ * or another's) returned from the collective before, so everyone entered a collective from
+ * j - 2 - slack = j - B + 1 on, which has left every earlier user of that buffer (j - B at the
+ * latest). The slack is for the push broadcast: its root (and each host's
  * representative) writes the scratch a member reads once that member has entered collective
  * s - slack, which in a run of broadcasts it learned long ago, instead of waiting a round trip for
  * each to enter this one; and a representative need say so over the network only every slack-th
  * broadcast ({@link #announceEntry}), so in a run of broadcasts the data goes one way, processes
- * that share cores can each run several calls in a row, and only every sixth call sends anything
- * back. A leaf of a plain tree that returns right after receiving
+ * that share cores can each run several calls in a row, and only every twelfth call sends
+ * anything back. A leaf of a plain tree that returns right after receiving
  * breaks the rule, and the damage shows collectives later.
  *
  * <p>There are no per-round lines on purpose: a round line written by different partners in
@@ -41,10 +48,23 @@ public final class CollectiveSupport {
     /**
      * Where one team's flags and scratch live in every member's region: a flag word per member for
      * senders and one for acknowledgements, {@code flagStride} bytes apart (a cache line in small
-     * teams; a word in large ones, so that flags stay 16 bytes per member).
+     * teams; a word in large ones, so that flags stay 16 bytes per member), from {@code scratch}
+     * the ring of {@code scratchBuffers} buffers of {@code bufferBytes} and the buffer that
+     * continues its last ({@link #scratchArea}), and at {@code sizes} 8 bytes per member for
+     * collect where the scratch cannot hold them (else -1).
      */
     public record SlotLayout(long senderFlags, long ackFlags, long flagStride, long scratch, int scratchBuffers,
-            long scratchBytes) {
+            long bufferBytes, long sizes) {
+        public SlotLayout {
+            if (scratchBuffers < 3) { // the slack, B - 3, may not be negative
+                throw new IllegalArgumentException("SlotLayout: " + scratchBuffers + " scratch buffers, fewer than 3");
+            }
+        }
+
+        /** Bytes the scratch takes from {@code scratch} on: the ring and the buffer after it. */
+        public long scratchArea() {
+            return (scratchBuffers + 1L) * bufferBytes;
+        }
     }
 
     private final PeerAccess peers;
@@ -136,9 +156,31 @@ public final class CollectiveSupport {
         barrier.run();
     }
 
-    /** Starts a collective: its sequence number (1, 2, ...). Collectives on one team are never concurrent. */
+    /** Starts a collective that stages nothing in the scratch: its sequence number (1, 2, ...). Collectives on one team are never concurrent. */
     public long begin() {
         return ++seq;
+    }
+
+    /**
+     * Starts a collective that stages up to {@code scratchBytes} (at most {@link #scratchBytes()})
+     * at its {@link #scratch}: more than one buffer takes two sequence numbers, and their two
+     * buffers. Returns the first, which names the scratch and stamps the collective's flags.
+     */
+    public long begin(long scratchBytes) {
+        long first = ++seq;
+        if (scratchBytes > slot.bufferBytes()) {
+            if (scratchBytes > scratchBytes()) {
+                throw new IllegalStateException("collective scratch of " + scratchBytes + " bytes, more than "
+                        + scratchBytes());
+            }
+            ++seq;
+        }
+        return first;
+    }
+
+    /** The last sequence number the current collective took (its first, or the one after). */
+    public long lastSeq() {
+        return seq;
     }
 
     /** A flag value for step {@code step} (below 2^20) of collective {@code seq}: monotonic in both. */
@@ -156,42 +198,70 @@ public final class CollectiveSupport {
         return slot.ackFlags() + member * slot.flagStride();
     }
 
-    /** Offset of the scratch buffer of collective {@code seq}. */
+    /** Offset of the scratch of the collective whose first sequence number is {@code seq}. */
     public long scratch(long seq) {
-        return slot.scratch() + seq % slot.scratchBuffers() * slot.scratchBytes();
+        return slot.scratch() + seq % slot.scratchBuffers() * slot.bufferBytes();
     }
 
-    /** How many collectives behind a member may be when another writes its scratch (see the class comment). */
+    /** How many sequence numbers behind a member may be when another writes its scratch (see the class comment). */
     public int slack() {
-        return slot.scratchBuffers() - 2;
+        return slot.scratchBuffers() - 3;
     }
 
     /**
-     * Tells {@code member} (the root of a push broadcast) that this PE entered collective
-     * {@code seq}, on this PE's acknowledgement line there, unless an earlier word of this PE
-     * already lets that member through its next collective: a root starting collective s waits until
-     * every member entered s - {@link #slack()}, and this PE may need that root's data before it
-     * enters another collective.
+     * Tells {@code member} (the root of a push broadcast) that this PE entered the current
+     * collective (first sequence number {@code seq}), on this PE's acknowledgement line there,
+     * unless an earlier word of this PE already lets that member through its next collective: a
+     * root ending a collective at l waits until every member entered l - {@link #slack()}, and this
+     * PE may need that root's data before it enters another collective.
      */
     public void announceEntry(int member, long seq) {
-        if (entryAnnouncementDue(member, seq)) {
+        if (entryAnnouncementDue(member)) {
             signal(member, ackFlag(rank()), stamp(seq, 0));
             entryAnnounced[member] = seq;
         }
     }
 
-    /** True when {@link #announceEntry} would send: no earlier word lets {@code member} through collective {@code seq + 1}. */
-    public boolean entryAnnouncementDue(int member, long seq) {
+    /**
+     * True when {@link #announceEntry} would send: no earlier word lets {@code member} through the
+     * next collective, whose last sequence number is at most two past this one's.
+     */
+    public boolean entryAnnouncementDue(int member) {
         if (entryAnnounced == null) {
             entryAnnounced = new long[size()];
             java.util.Arrays.fill(entryAnnounced, Long.MIN_VALUE);
         }
-        return entryAnnounced[member] < seq + 1 - slack();
+        return entryAnnounced[member] < seq + 2 - slack();
     }
 
-    /** Bytes in one scratch buffer. */
+    /** Starts a collect, whose members' sizes (8 bytes each) go through its scratch where they fit ({@link #collectSizes}). */
+    public long beginCollect() {
+        return sizesFitScratch() ? begin(8L * size()) : begin();
+    }
+
+    /**
+     * Where collect {@code seq} ({@link #beginCollect}) exchanges its members' sizes: its scratch,
+     * or in a team too large for that an area only collect uses. Collect pulls, and returns only
+     * once every member that read this PE's sizes acknowledged its data, read after them: so that
+     * area is free again when the next collect starts.
+     */
+    public long collectSizes(long seq) {
+        if (sizesFitScratch()) {
+            return scratch(seq);
+        }
+        if (slot.sizes() < 0) {
+            throw new IllegalStateException("a team of " + size() + " members without an area for collect's sizes");
+        }
+        return slot.sizes();
+    }
+
+    private boolean sizesFitScratch() {
+        return 8L * size() <= scratchBytes();
+    }
+
+    /** The most one collective may stage in its scratch: two buffers. */
     public long scratchBytes() {
-        return slot.scratchBytes();
+        return 2 * slot.bufferBytes();
     }
 
     /** Signals {@code peer}'s flag line {@code flag} with {@code value} (after this PE's earlier puts). */

@@ -99,7 +99,7 @@ final class LinearAlgorithms {
      * barrier after which sources may be read.
      */
     static long[] exchangeSizes(CollectiveSupport s, long bytes) {
-        long at = s.scratch(s.begin());
+        long at = s.scratch(s.begin(8));
         s.local().set(ValueLayout.JAVA_LONG, at, bytes);
         s.barrier();
         long[] sizes = new long[s.size()];

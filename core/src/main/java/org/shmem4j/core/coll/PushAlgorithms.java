@@ -30,9 +30,13 @@ final class PushAlgorithms {
      * for the result those members copy.
      */
     static boolean reduceFits(CollectiveSupport s, long bytes) {
+        return reduceScratch(s, bytes) <= s.scratchBytes();
+    }
+
+    private static long reduceScratch(CollectiveSupport s, long bytes) {
         HostGroups g = s.hostGroups();
         int perHost = g.maxPerHost();
-        return (rounds(g.hosts()) + (perHost > 1 ? perHost : 0)) * ReduceAlgorithms.roundUp(bytes) <= s.scratchBytes();
+        return (rounds(g.hosts()) + (perHost > 1 ? perHost : 0)) * ReduceAlgorithms.roundUp(bytes);
     }
 
     static boolean broadcastFits(CollectiveSupport s, long bytes) {
@@ -82,7 +86,7 @@ final class PushAlgorithms {
             if (ReduceAlgorithms.trivial(s, dest, source, bytes)) {
                 return;
             }
-            long seq = s.begin();
+            long seq = s.begin(reduceScratch(s, bytes));
             HostGroups g = s.hostGroups();
             int r = s.rank();
             int host = g.hostOf(r);
@@ -242,14 +246,15 @@ final class PushAlgorithms {
      *
      * <p>No member waits for this call's others. A member's parent (the root, or its host's
      * representative) writes its scratch of collective s only once the member entered s - slack
-     * ({@link CollectiveSupport#slack()}, B - 2 for B scratch buffers): members on the parent's
+     * ({@link CollectiveSupport#slack()}, B - 3 for a ring of B scratch buffers; s the last
+     * sequence number of the call, which takes two when it stages more than a buffer): members on the parent's
      * host store their entry on every call, which costs a store; a representative tells the root
      * every slack-th broadcast ({@link CollectiveSupport#announceEntry}), and first waits for its
      * host's members to have entered too, so its word speaks for its whole host. In a run of
      * broadcasts from one root the root so waits for nobody, the data goes one way, and only every
      * slack-th call sends anything back over the network, where waiting for every member to enter
      * this call cost a round trip and an "entered" per call cost each member a send. A member that
-     * entered s - slack has left s - B, the last user of this collective's scratch buffer (its own,
+     * entered s - slack has left every earlier user of this collective's scratch buffers (its own,
      * and its representative's that it reads), and the root may return while a member is still
      * slack collectives behind, which is what {@link CollectiveSupport}'s rule leaves. Larger
      * messages: {@code linear}.
@@ -266,7 +271,7 @@ final class PushAlgorithms {
                 LinearAlgorithms.BROADCAST.run(s, dest, source, bytes, root);
                 return;
             }
-            long seq = s.begin();
+            long seq = s.begin(bytes);
             long st = CollectiveSupport.stamp(seq, 0);
             long scratch = s.scratch(seq);
             HostGroups g = s.hostGroups();
@@ -278,7 +283,7 @@ final class PushAlgorithms {
             MemorySegment mem = s.local();
             if (me == root) {
                 // a team's first collective waits for everyone: the members' slots are then surely set up
-                long entered = seq == 1 ? st : CollectiveSupport.stamp(Math.max(0, seq - s.slack()), 0);
+                long entered = seq == 1 ? st : CollectiveSupport.stamp(Math.max(0, s.lastSeq() - s.slack()), 0);
                 for (int h = 0; h < g.hosts(); h++) {
                     if (h != rootHost) {
                         s.await(s.ackFlag(g.leader(h)), entered);
@@ -296,7 +301,7 @@ final class PushAlgorithms {
                 HierarchicalAlgorithms.signalOthers(s, onHost, me, st);
                 MemorySegment.copy(mem, source, mem, dest, bytes);
             } else if (me == rep) {
-                if (s.entryAnnouncementDue(root, seq)) {
+                if (s.entryAnnouncementDue(root)) {
                     awaitEntries(s, onHost, me, st);
                     s.announceEntry(root, seq);
                 }
@@ -357,10 +362,11 @@ final class PushAlgorithms {
 
         @Override
         public void fixed(CollectiveSupport s, long dest, long source, long bytes) {
-            long seq = s.begin();
+            boolean fits = fcollectFits(s, bytes);
+            long seq = fits ? s.begin(bytes * s.size()) : s.begin();
             HostGroups g = s.hostGroups();
             int[] onHost = g.members(g.hostOf(s.rank()));
-            if (fcollectFits(s, bytes)) {
+            if (fits) {
                 intoScratch(s, g, onHost, seq, dest, source, bytes);
             } else {
                 intoLeadersDest(s, g, onHost, seq, dest, source, bytes);
@@ -488,7 +494,7 @@ final class PushAlgorithms {
                 }
                 return;
             }
-            long seq = s.begin();
+            long seq = s.begin(blockBytes * (s.size() - 1));
             long st = CollectiveSupport.stamp(seq, 0);
             long scratch = s.scratch(seq);
             int n = s.size();

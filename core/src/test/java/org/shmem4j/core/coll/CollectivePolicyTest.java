@@ -204,10 +204,9 @@ class CollectivePolicyTest {
                 hostsOf16[r] = r / 16;
             }
             Map<String, CollectiveSupport> routes = new java.util.LinkedHashMap<>();
-            long buffer = Math.max(scratch, 8L * n); // as TeamPool lays out teams beyond 2,048 members
             routes.put("one host", flat(n));
-            routes.put("16 per node", team(true, buffer, hostsOf16));
-            routes.put("1 per node", team(true, buffer, perNode));
+            routes.put("16 per node", team(true, scratch, hostsOf16));
+            routes.put("1 per node", team(true, scratch, perNode));
             for (var route : routes.entrySet()) {
                 CollectiveSupport s = route.getValue();
                 for (long bytes : new long[] {8, 1 << 20}) {

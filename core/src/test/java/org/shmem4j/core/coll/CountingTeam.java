@@ -19,11 +19,12 @@ import org.shmem4j.core.sync.WaitPolicy;
  * job underneath, so hundreds of members cost only their threads and regions.
  *
  * <p>Each member's region: the team barrier's lines, the sender and acknowledgement lines (one per
- * member), four scratch buffers, then a data area the test lays out.
+ * member), a ring of four scratch buffers and the one after it, then a data area the test lays out.
  */
 final class CountingTeam implements AutoCloseable {
     static final long LINE = 64;
     static final int SCRATCH_BUFFERS = 4;
+    /** The most one collective stages (two buffers). */
     static final long SCRATCH_BYTES = 16 << 10;
 
     final int n;
@@ -54,7 +55,9 @@ final class CountingTeam implements AutoCloseable {
         long senders = barrier;
         long acks = senders + n * LINE;
         long scratch = acks + n * LINE;
-        this.data = scratch + SCRATCH_BUFFERS * SCRATCH_BYTES;
+        CollectiveSupport.SlotLayout slot = new CollectiveSupport.SlotLayout(senders, acks, LINE, scratch, SCRATCH_BUFFERS,
+                SCRATCH_BYTES / 2, -1);
+        this.data = scratch + slot.scratchArea();
         long regionBytes = round(data + dataBytes);
         MemorySegment all = arena.allocate(regionBytes * n, 4096);
         regions = new MemorySegment[n];
@@ -67,8 +70,6 @@ final class CountingTeam implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             flagLines.add(ConcurrentHashMap.newKeySet());
         }
-        CollectiveSupport.SlotLayout slot = new CollectiveSupport.SlotLayout(senders, acks, LINE, scratch, SCRATCH_BUFFERS,
-                SCRATCH_BYTES);
         // spin a little, then yield, then park briefly: hundreds of threads share two cores
         WaitPolicy waits = new WaitPolicy(20, 50, 200_000, () -> {
         });

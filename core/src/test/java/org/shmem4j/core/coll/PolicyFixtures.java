@@ -15,7 +15,7 @@ final class PolicyFixtures {
 
     /**
      * @param nodesAreHosts members of different hosts are on different nodes (reached through the network)
-     * @param scratchBytes the collective scratch of each buffer
+     * @param scratchBytes the most one collective may stage in the scratch (two buffers)
      */
     static CollectiveSupport team(boolean nodesAreHosts, long scratchBytes, int... hostOfMember) {
         MemorySegment local = Arena.ofAuto().allocate(64);
@@ -62,7 +62,7 @@ final class PolicyFixtures {
             }
 
         };
-        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 64, 0, 3, scratchBytes),
+        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 64, 0, 3, scratchBytes / 2, -1),
                 new WaitPolicy(1, 1, 1000, () -> {
                 }), hostOfMember, () -> {
                 }, (member, satisfied) -> {
