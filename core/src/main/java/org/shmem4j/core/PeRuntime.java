@@ -207,6 +207,11 @@ final class PeRuntime extends ShmemBase {
         return network;
     }
 
+    /** What a put with raise to a PE on another node carries without a round trip ({@code Capabilities.oneWayRaisePayload}). */
+    long oneWayRaisePayload() {
+        return network == null ? Long.MAX_VALUE : network.capabilities().oneWayRaisePayload();
+    }
+
     /** How contexts batch in SESSION_BATCH sessions (null: never). */
     Batches.Limits batchLimits() {
         return batchLimits;

@@ -63,7 +63,8 @@ public final class TeamImpl extends TeamBase implements Team {
         this.config = config;
         this.predefined = predefined;
         this.routes = runtime.worldRoutes().members(members);
-        this.access = new RoutedPeerAccess(new Router(routes, runtime.collectiveNetwork(), false), me);
+        this.access = new RoutedPeerAccess(new Router(routes, runtime.collectiveNetwork(), false), me,
+                runtime.oneWayRaisePayload());
         long start = pool.start(block);
         this.barrier = new DisseminationBarrier(access, start + layout.barrier(), runtime.waitPolicy(),
                 (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied));

@@ -14,11 +14,19 @@ package org.shmem4j.transport;
  *        the target's CPU carries every put anyway, and a small one costs less as a message
  * @param maxMessagePayload the largest payload one of its messages delivers whole (0: it has none):
  *        bounds the puts that may travel as messages
+ * @param oneWayRaisePayload the most data a put with raise ({@link Channel#putRaise}) carries
+ *        without waiting for a round trip before its raise (in the raise's message, or as RMA its
+ *        route orders before the raise): the collectives put larger blocks into a peer's memory
+ *        another way
  */
-public record Capabilities(boolean atomicsCoherentWithCpu, boolean rmaWithoutTargetCpu, long maxMessagePayload) {
+public record Capabilities(boolean atomicsCoherentWithCpu, boolean rmaWithoutTargetCpu, long maxMessagePayload,
+        long oneWayRaisePayload) {
     public Capabilities {
         if (maxMessagePayload < 0) {
             throw new IllegalArgumentException("Capabilities: maxMessagePayload " + maxMessagePayload + " is negative");
+        }
+        if (oneWayRaisePayload < 0) {
+            throw new IllegalArgumentException("Capabilities: oneWayRaisePayload " + oneWayRaisePayload + " is negative");
         }
     }
 }

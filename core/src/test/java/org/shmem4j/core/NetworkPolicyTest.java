@@ -18,7 +18,7 @@ class NetworkPolicyTest {
         for (int bits = 0; bits < 4; bits++) {
             boolean coherent = (bits & 1) != 0, rdma = (bits & 2) != 0;
             for (long payload : PAYLOADS) {
-                Capabilities engine = new Capabilities(coherent, rdma, payload);
+                Capabilities engine = new Capabilities(coherent, rdma, payload, payload);
                 for (ChannelMode mode : ChannelMode.values()) {
                     ChannelOptions o = NetworkPolicy.options(engine, mode);
                     String what = engine + " " + mode;
@@ -37,20 +37,22 @@ class NetworkPolicyTest {
     @Test
     void theEnginesThatExist() {
         ChannelMode mode = ChannelMode.SHARED;
-        assertEquals(new ChannelOptions(mode, 8192, true), NetworkPolicy.options(new Capabilities(true, false, 8192), mode),
+        assertEquals(new ChannelOptions(mode, 8192, true), NetworkPolicy.options(new Capabilities(true, false, 8192, 8192), mode),
                 "UCX over tcp only: small puts, atomics and signal additions travel as messages");
-        assertEquals(new ChannelOptions(mode, 0, true), NetworkPolicy.options(new Capabilities(true, true, 8192), mode),
+        assertEquals(new ChannelOptions(mode, 0, true), NetworkPolicy.options(new Capabilities(true, true, 8192, 8192), mode),
                 "UCX with RDMA, CPU atomic mode: puts as RDMA, session atomics still batched");
-        assertEquals(new ChannelOptions(mode, 0, false), NetworkPolicy.options(new Capabilities(false, true, 8192), mode),
+        assertEquals(new ChannelOptions(mode, 0, false), NetworkPolicy.options(new Capabilities(false, true, 8192, 8192), mode),
                 "UCX with RDMA, NIC atomics (every AMO through UCX): no atomic in a message");
-        assertEquals(new ChannelOptions(mode, 0, false), NetworkPolicy.options(new Capabilities(true, true, 0), mode),
+        assertEquals(new ChannelOptions(mode, 0, false), NetworkPolicy.options(new Capabilities(true, true, 0, Long.MAX_VALUE), mode),
                 "an engine without messages");
     }
 
     @Test
     void badValuesAreNamed() {
-        var payload = assertThrows(IllegalArgumentException.class, () -> new Capabilities(true, true, -1));
+        var payload = assertThrows(IllegalArgumentException.class, () -> new Capabilities(true, true, -1, 0));
         assertEquals("Capabilities: maxMessagePayload -1 is negative", payload.getMessage());
+        var raise = assertThrows(IllegalArgumentException.class, () -> new Capabilities(true, true, 0, -2));
+        assertEquals("Capabilities: oneWayRaisePayload -2 is negative", raise.getMessage());
         var limit = assertThrows(IllegalArgumentException.class, () -> new ChannelOptions(ChannelMode.PRIVATE, -8, true));
         assertEquals("ChannelOptions: messagePutLimit -8 is negative", limit.getMessage());
         var mode = assertThrows(NullPointerException.class, () -> new ChannelOptions(null, 0, true));

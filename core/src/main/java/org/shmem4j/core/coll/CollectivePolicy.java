@@ -14,12 +14,13 @@ import org.shmem4j.core.param.Params;
  * <ol>
  * <li><b>Teams with members on other nodes</b>: {@code push} reductions, and broadcast up to
  * {@value #PUSH_TEAM} hosts, while the data fits the collective scratch, and fcollect up to
- * {@value #PUSH_TEAM} hosts, beyond the scratch (into the leaders' dest) where hosts have several members
+ * {@value #PUSH_TEAM} hosts, beyond the scratch (into the leaders' dest) where hosts have several
+ * members or a block goes one way ({@link PushAlgorithms#oneWay})
  * ({@link PushAlgorithms}): a put and its signal cost one network trip where a pull costs a round
  * trip and an acknowledgement. They cross the network through one member per host and share
  * memory within it, so they serve teams that go through leaders (see 4) too. alltoall pushes
  * whenever some member is on another node and the n - 1 incoming blocks fit the scratch or each
- * block is at most {@link PushAlgorithms#DEST_BLOCK_MAX} (into the receivers' dest), at any team
+ * block goes in one message ({@link PushAlgorithms#oneWay}: into the receivers' dest), at any team
  * size and also through leaders (it has no hierarchical algorithm).</li>
  * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
  * but the barrier (one exchange with one peer; nothing to gain from a schedule), except
@@ -236,11 +237,12 @@ public final class CollectivePolicy {
             return fcollect;
         }
         // through leaders too: a block crosses the network once per other host; beyond the
-        // scratch only where hosts have several members (one member per node: a large put with
-        // signal costs a flush before its signal, and at 2 PEs on 2 pseudo-nodes 65,536 longs took
-        // 776 us against linear's 432)
+        // scratch where hosts have several members, or where a put with signal of a block needs
+        // no round trip (one member per node: with a flush before its signal, at 2 PEs on 2
+        // pseudo-nodes 65,536 longs took 776 us against linear's 432)
         if (s.reachesSomeoneByNetwork() && s.hostGroups().hosts() <= PUSH_TEAM
-                && (PushAlgorithms.fcollectFits(s, bytes) || s.hostGroups().maxPerHost() > 1)) {
+                && (PushAlgorithms.fcollectFits(s, bytes) || s.hostGroups().maxPerHost() > 1
+                        || PushAlgorithms.oneWay(s, bytes))) {
             return pushCollect;
         }
         if (tiny(s) || direct(s)) {
@@ -255,10 +257,10 @@ public final class CollectivePolicy {
     /**
      * Push has no member bound: its n - 1 messages per member are what any algorithm moving each
      * block once sends (linear and pairwise send as many gets, plus barriers or acknowledgements),
-     * and the scratch bounds n: (n - 1) blocks of 8 bytes fit 16 KiB up to 2,049 members, and
-     * larger teams get buffers of 8n bytes; beyond the scratch, blocks up to 8 KiB go into the
-     * receivers' dest after an "entered" word from each (at 8 PEs on 2 pseudo-nodes, 1,024 longs:
-     * 871-1,073 us against pairwise's 2,957-3,411). Only Bruck (not implemented) sends fewer,
+     * and the scratch bounds n: (n - 1) blocks of 8 bytes fit 16 KiB up to 2,049 members; beyond
+     * the scratch, blocks that a put with signal carries without a round trip (UCX: up to 8 KiB)
+     * go into the receivers' dest after an "entered" word from each (at 8 PEs on 2 pseudo-nodes,
+     * 1,024 longs: 871-1,073 us against pairwise's 2,957-3,411). Only Bruck (not implemented) sends fewer,
      * log2 n messages carrying n/2 blocks each.
      *
      * @param bytes bytes per block (what each member sends to each other member)
@@ -268,7 +270,7 @@ public final class CollectivePolicy {
             return alltoall;
         }
         // No hierarchical alltoall exists, so teams that go through leaders push too.
-        if (s.reachesSomeoneByNetwork() && (PushAlgorithms.alltoallFits(s, bytes) || bytes <= PushAlgorithms.DEST_BLOCK_MAX)) {
+        if (s.reachesSomeoneByNetwork() && (PushAlgorithms.alltoallFits(s, bytes) || PushAlgorithms.oneWay(s, bytes))) {
             return pushAlltoall;
         }
         if (tiny(s)) {

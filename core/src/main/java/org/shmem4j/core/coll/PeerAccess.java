@@ -36,4 +36,11 @@ public interface PeerAccess {
 
     /** True when member {@code peer}'s region is mapped here (else every access is a network operation). */
     boolean mapped(int peer);
+
+    /**
+     * The most bytes a {@link #putSignal} to a member that is not mapped carries without a round
+     * trip before its signal (the network engine's {@code Capabilities.oneWayRaisePayload}); a
+     * larger one waits for its put to complete first.
+     */
+    long oneWayPutSignalBytes();
 }

@@ -475,7 +475,7 @@ final class PushAlgorithms {
      * member's as it arrives, to its dest; so it waits for data from every member, sent after that
      * member entered the call. Strided blocks are packed before they leave and unpacked from the
      * slot. Blocks whose slots do not fit the scratch: into the receivers' dest
-     * ({@link #alltoallIntoDest}) when dense and at most {@link #DEST_BLOCK_MAX}, else {@code pairwise}.
+     * ({@link #alltoallIntoDest}) when dense and {@linkplain #oneWay one-way}, else {@code pairwise}.
      */
     static final Algorithms.Alltoall ALLTOALL = new Algorithms.Alltoall() {
         @Override
@@ -487,7 +487,7 @@ final class PushAlgorithms {
         public void run(CollectiveSupport s, long dest, long source, long blockBytes, long destStride, long sourceStride,
                 long elementBytes) {
             if (!alltoallFits(s, blockBytes)) {
-                if (blockBytes <= DEST_BLOCK_MAX && destStride == elementBytes && sourceStride == elementBytes) {
+                if (oneWay(s, blockBytes) && destStride == elementBytes && sourceStride == elementBytes) {
                     alltoallIntoDest(s, dest, source, blockBytes);
                 } else {
                     AlltoallAlgorithms.PAIRWISE.run(s, dest, source, blockBytes, destStride, sourceStride, elementBytes);
@@ -524,12 +524,14 @@ final class PushAlgorithms {
     };
 
     /**
-     * Largest dense alltoall block that, when the blocks do not fit the scratch, is put straight
-     * into the receivers' dest: a network engine sends a put with signal this small as one message
-     * (UCX: {@code SignalMessages.MAX_PAYLOAD}), where a larger one waits for a flush before its
-     * signal; larger blocks: {@code pairwise}.
+     * A put with signal of {@code bytes} to a member on another node needs no round trip before its
+     * signal ({@link PeerAccess#oneWayPutSignalBytes}; UCX over tcp: any size, in messages ahead of
+     * the signal; with an RDMA device up to 8 KiB, a larger put is flushed first), so an algorithm
+     * that puts blocks this large straight into the receivers' dest waits for no answer per block.
      */
-    static final long DEST_BLOCK_MAX = 8 << 10;
+    static boolean oneWay(CollectiveSupport s, long bytes) {
+        return bytes <= s.peers().oneWayPutSignalBytes();
+    }
 
     /**
      * alltoall of dense blocks too large for the scratch: every member tells every other it

@@ -14,11 +14,16 @@ public final class RoutedPeerAccess implements PeerAccess {
 
     private final Router router;
     private final int rank;
+    private final long oneWayPutSignalBytes;
 
-    /** @param router the team's routes, in team order, with the collectives' network channel */
-    public RoutedPeerAccess(Router router, int rank) {
+    /**
+     * @param router the team's routes, in team order, with the collectives' network channel
+     * @param oneWayPutSignalBytes see {@link #oneWayPutSignalBytes()}: what the network engine reports
+     */
+    public RoutedPeerAccess(Router router, int rank, long oneWayPutSignalBytes) {
         this.router = router;
         this.rank = rank;
+        this.oneWayPutSignalBytes = oneWayPutSignalBytes;
     }
 
     @Override
@@ -63,5 +68,10 @@ public final class RoutedPeerAccess implements PeerAccess {
     @Override
     public boolean mapped(int peer) {
         return router.region(peer) != null;
+    }
+
+    @Override
+    public long oneWayPutSignalBytes() {
+        return oneWayPutSignalBytes;
     }
 }

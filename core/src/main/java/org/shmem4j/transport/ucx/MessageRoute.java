@@ -108,7 +108,7 @@ final class MessageRoute {
     /** Writes {@code h} and sends the message; the request, null when done at once. */
     private MemorySegment post(MemorySegment ep, int pe, MemorySegment h, long offset, long signalOffset, long signal,
             long flags, MemorySegment data, String what) throws Throwable {
-        boolean raise = flags == SignalMessages.FLAG_RAISE;
+        boolean raise = (flags & SignalMessages.FLAG_RAISE) != 0; // a raise, or data its raise follows (putRaise)
         if (order.flushBeforeMessage(pe, raise)) {
             requests.await((MemorySegment) ucx.epFlushNbx.invokeExact(ep, flushParam), what, pe);
             order.rmaFlushed(pe);

@@ -487,17 +487,29 @@ final class UcxChannel implements Channel {
         }
     }
 
-    /** One message (large data: a put, then the message); see {@link MessageOrder} for its order with what came before. */
+    /**
+     * One message, or for more data than a message holds: where puts may travel as messages, the
+     * data in messages of the raise's kind ahead of it (the target applies them in order, so the
+     * raise waits for no round trip, and quiet no more for them than for the raise); else a put,
+     * which the raise's message flushes first. See {@link MessageOrder} for its order with what
+     * came before.
+     */
     @Override
     public void putRaise(int pe, long offset, MemorySegment src, long flagOffset, long value) {
         locked("signal", pe, () -> {
             unbatched(pe);
-            boolean small = src.byteSize() <= SignalMessages.MAX_PAYLOAD;
-            if (!small) {
+            long bytes = src.byteSize(), piece = SignalMessages.MAX_PAYLOAD;
+            long tail = 0; // where the raise's own message starts
+            if (bytes > piece && order.putAsMessage(pe, piece)) {
+                for (; bytes - tail > piece; tail += piece) {
+                    message(pe, offset + tail, src.asSlice(tail, piece), 0, 0,
+                            SignalMessages.FLAG_RAISE | SignalMessages.FLAG_DATA_ONLY, "signal");
+                }
+            } else if (bytes > piece) {
                 unbatchedPut(pe, offset, src); // never into a batch, which the raise would overtake
+                tail = bytes;
             }
-            message(pe, offset, small ? src : src.asSlice(0, 0), flagOffset, value, SignalMessages.FLAG_RAISE,
-                    "signal");
+            message(pe, offset + tail, src.asSlice(tail), flagOffset, value, SignalMessages.FLAG_RAISE, "signal");
             return 0;
         });
     }

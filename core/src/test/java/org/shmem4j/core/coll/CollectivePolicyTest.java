@@ -54,13 +54,14 @@ class CollectivePolicyTest {
             assertEquals("push", AUTO.broadcast(s, scratch).name());
             assertFalse(AUTO.broadcast(s, scratch + 1).name().equals("push"));
             assertFalse(AUTO.reduce(s, scratch + 64).name().equals("push"));
-            // beyond the scratch through the leaders' dest only where a host has several members
+            // beyond the scratch through the leaders' dest where a host has several members, or a block goes one way
             assertEquals(hosts.length == 3 && hosts[0] == hosts[1], AUTO.fcollect(s, scratch).name().equals("push"));
+            assertEquals("push", AUTO.fcollect(s, PolicyFixtures.ONE_WAY_PUT_SIGNAL).name());
             long slot = scratch / (hosts.length - 1); // alltoall: a slot per other member
             assertEquals("push", AUTO.alltoall(s, 8).name());
             assertEquals("push", AUTO.alltoall(s, slot).name());
-            assertEquals("push", AUTO.alltoall(s, PushAlgorithms.DEST_BLOCK_MAX).name()); // beyond the scratch: into dest
-            assertFalse(AUTO.alltoall(s, Math.max(slot, PushAlgorithms.DEST_BLOCK_MAX) + 1).name().equals("push"));
+            assertEquals("push", AUTO.alltoall(s, PolicyFixtures.ONE_WAY_PUT_SIGNAL).name()); // beyond the scratch: into dest
+            assertFalse(AUTO.alltoall(s, Math.max(slot, PolicyFixtures.ONE_WAY_PUT_SIGNAL) + 1).name().equals("push"));
         }
         // two members on each of two nodes: push through one member per node, barrier through leaders
         CollectiveSupport twoByTwo = PolicyFixtures.team(true, scratch, 0, 0, 1, 1);
@@ -242,12 +243,12 @@ class CollectivePolicyTest {
         assertEquals("push", AUTO.broadcast(team(true, scratch, 0, 1, 2, 3, 4, 5, 6, 7), 8).name());
         assertEquals("binomial", AUTO.broadcast(team(true, scratch, 0, 1, 2, 3, 4, 5, 6, 7, 8), 8).name());
         // alltoall pushes at any team size: into the scratch while its n - 1 slots fit (2,049 members
-        // of 8 bytes in 16 KiB), beyond into the receivers' dest for blocks up to DEST_BLOCK_MAX
+        // of 8 bytes in 16 KiB), beyond into the receivers' dest for blocks a put with signal carries one way
         int[] members = java.util.stream.IntStream.range(0, 2049).toArray();
         assertEquals("push", AUTO.alltoall(team(true, scratch, members), 8).name());
         CollectiveSupport wider = team(true, scratch, java.util.Arrays.copyOf(members, 2050));
-        assertEquals("push", AUTO.alltoall(wider, PushAlgorithms.DEST_BLOCK_MAX).name());
-        assertEquals("pairwise", AUTO.alltoall(wider, PushAlgorithms.DEST_BLOCK_MAX + 8).name());
+        assertEquals("push", AUTO.alltoall(wider, PolicyFixtures.ONE_WAY_PUT_SIGNAL).name());
+        assertEquals("pairwise", AUTO.alltoall(wider, PolicyFixtures.ONE_WAY_PUT_SIGNAL + 8).name());
     }
 
     @Test

@@ -26,6 +26,8 @@ final class CountingTeam implements AutoCloseable {
     static final int SCRATCH_BUFFERS = 4;
     /** The most one collective stages (two buffers). */
     static final long SCRATCH_BYTES = 16 << 10;
+    /** The largest put with signal to another host that needs no round trip: UCX's message payload. */
+    static final long ONE_WAY_PUT_SIGNAL = 8 << 10;
 
     final int n;
     private final Arena arena = Arena.ofShared();
@@ -75,7 +77,8 @@ final class CountingTeam implements AutoCloseable {
         });
         supports = new CollectiveSupport[n];
         for (int me = 0; me < n; me++) {
-            PeerAccess peers = new Counting(new RoutedPeerAccess(new Router(Routes.world(regions), null, false), me), me);
+            PeerAccess peers = new Counting(new RoutedPeerAccess(new Router(Routes.world(regions), null, false), me,
+                    ONE_WAY_PUT_SIGNAL), me);
             DisseminationBarrier b = new DisseminationBarrier(peers, 0, waits, (member, satisfied) -> {
             });
             supports[me] = new CollectiveSupport(peers, slot, waits, hostOf, b::await, (member, satisfied) -> {
@@ -226,6 +229,11 @@ final class CountingTeam implements AutoCloseable {
         @Override
         public boolean mapped(int peer) {
             return !networkAcrossHosts || hostOf[peer] == hostOf[me];
+        }
+
+        @Override
+        public long oneWayPutSignalBytes() {
+            return inner.oneWayPutSignalBytes();
         }
     }
 }

@@ -6,6 +6,9 @@ import org.shmem4j.core.sync.WaitPolicy;
 
 /** A {@link CollectiveSupport} over nothing: enough for the policy, which only looks at size and hosts. */
 final class PolicyFixtures {
+    /** What a put with signal to another node carries without a round trip: UCX's message payload. */
+    static final long ONE_WAY_PUT_SIGNAL = 8 << 10;
+
     private PolicyFixtures() {
     }
 
@@ -61,6 +64,10 @@ final class PolicyFixtures {
                 return !nodesAreHosts || hostOfMember[peer] == hostOfMember[0];
             }
 
+            @Override
+            public long oneWayPutSignalBytes() {
+                return ONE_WAY_PUT_SIGNAL;
+            }
         };
         return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 64, 0, 3, scratchBytes / 2, -1),
                 new WaitPolicy(1, 1, 1000, () -> {

@@ -40,10 +40,13 @@ final class DeferredTransport implements Transport {
         return regions[pe] != null;
     }
 
-    /** Delivered by the sender's courier thread (no target CPU), with no messages of its own. */
+    /**
+     * Delivered by the sender's courier thread (no target CPU), with no messages of its own; a
+     * raise is fenced after its put, which waits for nothing.
+     */
     @Override
     public Capabilities capabilities() {
-        return new Capabilities(!nicAtomics, true, 0);
+        return new Capabilities(!nicAtomics, true, 0, Long.MAX_VALUE);
     }
 
     @Override

@@ -419,7 +419,8 @@ class UcxChannelTest extends ChannelContract {
      * The engine reports whether its RMA needs the target's CPU (no RDMA device on this node: UCX
      * has only tcp), and routes puts as it is told: up to the message put limit a put travels as a
      * message, unless a fence separates it from RMA not yet flushed; a larger put, or any put with
-     * a limit of 0, is UCX RMA. Either way quiet delivers the data.
+     * a limit of 0, is UCX RMA. Either way quiet delivers the data. A raise with more data than a
+     * message holds sends it in messages ahead of the raise where puts travel as messages.
      */
     @Test
     @Timeout(120)
@@ -429,6 +430,7 @@ class UcxChannelTest extends ChannelContract {
         withTwoPes((arena, regions, t) -> {
             assertEquals(rdma, t[0].capabilities().rmaWithoutTargetCpu(), "RDMA devices under /sys/class/infiniband: " + rdma);
             assertEquals(SignalMessages.MAX_PAYLOAD, t[0].capabilities().maxMessagePayload());
+            assertEquals(rdma ? SignalMessages.MAX_PAYLOAD : Long.MAX_VALUE, t[0].capabilities().oneWayRaisePayload());
             for (long limit : new long[] {SignalMessages.MAX_PAYLOAD, 0}) {
                 UcxChannel c = (UcxChannel) t[0].openChannel(new ChannelOptions(ChannelMode.PRIVATE, limit, true));
                 long asMessage = limit > 0 ? 1 : 0, base = c.messagesSent(1); // a retired channel's count goes on
@@ -453,6 +455,15 @@ class UcxChannelTest extends ChannelContract {
                 assertEquals(2, regions[1].get(ValueLayout.JAVA_BYTE, 16384 + SignalMessages.MAX_PAYLOAD));
                 assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 32768 + 15));
                 assertEquals(1, regions[1].get(ValueLayout.JAVA_BYTE, 32784 + 15));
+                MemorySegment parts = arena.allocate(5 * SignalMessages.MAX_PAYLOAD / 2).fill((byte) 3);
+                long sent = c.messagesSent(1);
+                c.putRaise(1, 65536, parts, 131072, 5);
+                assertEquals(asMessage == 1 ? 3 : 1, c.messagesSent(1) - sent,
+                        "a raise with two and a half messages' data goes in pieces ahead of it where puts travel as messages, limit " + limit);
+                c.settle(new int[] {1});
+                assertEquals(5L, regions[1].get(ValueLayout.JAVA_LONG, 131072));
+                assertEquals(3, regions[1].get(ValueLayout.JAVA_BYTE, 65536));
+                assertEquals(3, regions[1].get(ValueLayout.JAVA_BYTE, 65536 + parts.byteSize() - 1));
                 regions[1].fill((byte) 0);
                 c.close();
             }
