@@ -525,8 +525,8 @@ final class PushAlgorithms {
 
     /**
      * A put with signal of {@code bytes} to a member on another node needs no round trip before its
-     * signal ({@link PeerAccess#oneWayPutSignalBytes}; UCX over tcp: any size, in messages ahead of
-     * the signal; with an RDMA device up to 8 KiB, a larger put is flushed first), so an algorithm
+     * signal ({@link PeerAccess#oneWayPutSignalBytes}; UCX over tcp: up to 32 KiB, in messages ahead
+     * of the signal; with an RDMA device up to 8 KiB; a larger put is flushed first), so an algorithm
      * that puts blocks this large straight into the receivers' dest waits for no answer per block.
      */
     static boolean oneWay(CollectiveSupport s, long bytes) {

@@ -488,10 +488,10 @@ final class UcxChannel implements Channel {
     }
 
     /**
-     * One message, or for more data than a message holds: where puts may travel as messages, the
-     * data in messages of the raise's kind ahead of it (the target applies them in order, so the
-     * raise waits for no round trip, and quiet no more for them than for the raise); else a put,
-     * which the raise's message flushes first. See {@link MessageOrder} for its order with what
+     * One message, or for more data than a message holds, up to {@link SignalMessages#MAX_STREAMED}
+     * and where puts may travel as messages, the data in messages of the raise's kind ahead of it
+     * (the target applies them in order, so the raise waits for no round trip, and quiet no more for
+     * them than for the raise); else a put, which the raise's message flushes first. See {@link MessageOrder} for its order with what
      * came before.
      */
     @Override
@@ -500,7 +500,7 @@ final class UcxChannel implements Channel {
             unbatched(pe);
             long bytes = src.byteSize(), piece = SignalMessages.MAX_PAYLOAD;
             long tail = 0; // where the raise's own message starts
-            if (bytes > piece && order.putAsMessage(pe, piece)) {
+            if (bytes > piece && bytes <= SignalMessages.MAX_STREAMED && order.putAsMessage(pe, piece)) {
                 for (; bytes - tail > piece; tail += piece) {
                     message(pe, offset + tail, src.asSlice(tail, piece), 0, 0,
                             SignalMessages.FLAG_RAISE | SignalMessages.FLAG_DATA_ONLY, "signal");

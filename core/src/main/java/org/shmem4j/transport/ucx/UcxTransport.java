@@ -97,10 +97,10 @@ final class UcxTransport implements Transport {
         this.bases = new long[npes];
         this.agent = new ProgressAgent(ucx, home, homeLock, this::sendAgedBatches, () -> !batching.isEmpty());
         boolean rdmaDevice = !noRdmaDevice();
-        // A raise carries a put in messages ahead of it where puts travel as messages (no RDMA device:
-        // NetworkPolicy), else a put of more than a message holds is flushed before it (UcxChannel#putRaise).
+        // A raise carries up to MAX_STREAMED in messages ahead of it where puts travel as messages (no
+        // RDMA device: NetworkPolicy), else it flushes a put of more than a message holds first (UcxChannel#putRaise).
         this.capabilities = new Capabilities(atomicsCoherentWithCpu(System.getenv(), setup.everyAmo(), rdmaDevice), rdmaDevice,
-                SignalMessages.MAX_PAYLOAD, rdmaDevice ? SignalMessages.MAX_PAYLOAD : Long.MAX_VALUE);
+                SignalMessages.MAX_PAYLOAD, rdmaDevice ? SignalMessages.MAX_PAYLOAD : SignalMessages.MAX_STREAMED);
     }
 
     /**
@@ -446,8 +446,8 @@ final class UcxTransport implements Transport {
      * tcp, the only network transport of a node without one (InfiniBand, RoCE and iWARP devices all
      * appear under {@code /sys/class/infiniband}), and the target's CPU then answers each put. Atomics
      * as {@link #atomicsCoherentWithCpu(Map, boolean, boolean)} says; messages of up to
-     * {@link SignalMessages#MAX_PAYLOAD} sent eagerly; a put with raise is one way where puts travel
-     * as messages.
+     * {@link SignalMessages#MAX_PAYLOAD} sent eagerly; a put with raise is one way up to
+     * {@link SignalMessages#MAX_STREAMED} where puts travel as messages.
      */
     @Override
     public Capabilities capabilities() {

@@ -430,7 +430,7 @@ class UcxChannelTest extends ChannelContract {
         withTwoPes((arena, regions, t) -> {
             assertEquals(rdma, t[0].capabilities().rmaWithoutTargetCpu(), "RDMA devices under /sys/class/infiniband: " + rdma);
             assertEquals(SignalMessages.MAX_PAYLOAD, t[0].capabilities().maxMessagePayload());
-            assertEquals(rdma ? SignalMessages.MAX_PAYLOAD : Long.MAX_VALUE, t[0].capabilities().oneWayRaisePayload());
+            assertEquals(rdma ? SignalMessages.MAX_PAYLOAD : SignalMessages.MAX_STREAMED, t[0].capabilities().oneWayRaisePayload());
             for (long limit : new long[] {SignalMessages.MAX_PAYLOAD, 0}) {
                 UcxChannel c = (UcxChannel) t[0].openChannel(new ChannelOptions(ChannelMode.PRIVATE, limit, true));
                 long asMessage = limit > 0 ? 1 : 0, base = c.messagesSent(1); // a retired channel's count goes on
@@ -460,7 +460,12 @@ class UcxChannelTest extends ChannelContract {
                 c.putRaise(1, 65536, parts, 131072, 5);
                 assertEquals(asMessage == 1 ? 3 : 1, c.messagesSent(1) - sent,
                         "a raise with two and a half messages' data goes in pieces ahead of it where puts travel as messages, limit " + limit);
+                MemorySegment bulk = arena.allocate(SignalMessages.MAX_STREAMED + 8).fill((byte) 4);
+                c.putRaise(1, 196608, bulk, 131080, 6);
+                assertEquals((asMessage == 1 ? 3 : 1) + 1, c.messagesSent(1) - sent, "more than MAX_STREAMED: a put, then the raise");
                 c.settle(new int[] {1});
+                assertEquals(6L, regions[1].get(ValueLayout.JAVA_LONG, 131080));
+                assertEquals(4, regions[1].get(ValueLayout.JAVA_BYTE, 196608 + bulk.byteSize() - 1));
                 assertEquals(5L, regions[1].get(ValueLayout.JAVA_LONG, 131072));
                 assertEquals(3, regions[1].get(ValueLayout.JAVA_BYTE, 65536));
                 assertEquals(3, regions[1].get(ValueLayout.JAVA_BYTE, 65536 + parts.byteSize() - 1));
