@@ -241,15 +241,18 @@ public abstract class ChannelContract {
     @Test
     void aRaiseComesAfterThePutsBeforeItAndItsDataAndKeepsTheLargestValue() {
         MemorySegment none = MemorySegment.ofArray(new byte[0]);
-        byte[] large = new byte[20000]; // above what a network sends in one message (UCX: three of 8 KiB at most)
+        // above what a network sends in one message (UCX: two messages ahead of the raise; a put the raise flushes)
+        byte[][] large = {new byte[12000], new byte[40000]};
         for (int i = 1; i <= 300; i++) {
             ch.put(1, 8192, MemorySegment.ofArray(new long[] {i}));
             ch.putRaise(1, 0, none, 2048, i);
             ch.putRaise(1, 8256, MemorySegment.ofArray(new long[] {i, i}), 2056, i);
             ch.putRaise(1, 0, none, 2056, i - 1); // smaller: changes nothing, however it is delivered
             if (i % 50 == 0) {
-                java.util.Arrays.fill(large, (byte) (i / 50));
-                ch.putRaise(1, 16384, MemorySegment.ofArray(large), 2064, i / 50);
+                for (int k = 0; k < large.length; k++) {
+                    java.util.Arrays.fill(large[k], (byte) (i / 50));
+                    ch.putRaise(1, 16384 + 65536L * k, MemorySegment.ofArray(large[k]), 2064 + 8 * k, i / 50);
+                }
             }
             long raised = (long) LONG.getAcquire(f.region(1), 2056L);
             long itsData = (long) LONG.getAcquire(f.region(1), 8264L);
@@ -257,10 +260,13 @@ public abstract class ChannelContract {
             long flag = (long) LONG.getAcquire(f.region(1), 2048L);
             long earlier = (long) LONG.getAcquire(f.region(1), 8192L);
             assertEquals(true, flag < i || earlier >= i, "round " + i + ": raise " + flag + " before the put " + earlier);
-            long largeFlag = (long) LONG.getAcquire(f.region(1), 2064L);
-            for (int at : new int[] {0, 8191, 8192, 16384, large.length - 1}) { // each part, wherever it is cut
-                byte got = f.region(1).get(ValueLayout.JAVA_BYTE, 16384 + at);
-                assertEquals(true, largeFlag <= got, "round " + i + ": raise " + largeFlag + " before its large data at " + at + ": " + got);
+            for (int k = 0; k < large.length; k++) {
+                long largeFlag = (long) LONG.getAcquire(f.region(1), 2064L + 8 * k);
+                for (int at : new int[] {0, 8191, 8192, 11999, large[k].length - 1}) { // each part, wherever it is cut
+                    byte got = f.region(1).get(ValueLayout.JAVA_BYTE, 16384 + 65536L * k + at);
+                    assertEquals(true, largeFlag <= got, "round " + i + ": raise " + largeFlag + " before its data of "
+                            + large[k].length + " bytes at " + at + ": " + got);
+                }
             }
         }
         // raises complete without quiet (their receivers wait for them), and quiet need not complete them
@@ -268,6 +274,7 @@ public abstract class ChannelContract {
         awaitValue(1, 2048L, 300L);
         awaitValue(1, 2056L, 300L);
         awaitValue(1, 2064L, 6L);
+        awaitValue(1, 2072L, 6L);
     }
 
     /** settle completes raises, which quiet does not: the words hold their last values when it returns. */

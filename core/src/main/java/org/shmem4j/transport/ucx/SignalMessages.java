@@ -77,9 +77,11 @@ final class SignalMessages {
     static final long MAX_PAYLOAD = 8192;
     /**
      * Most data a raise sends in messages ahead of itself ({@code UcxChannel#putRaise}): there the
-     * round trip of a flush is what a large put with signal costs, beyond it the bandwidth. At 2 PEs
-     * on 2 pseudo-nodes over tcp, 512 KiB in 64 messages took 840 us per fcollect against 405 for
-     * a UCX get, and 1,056 against 378 per alltoall.
+     * round trip of a flush is what a large put with signal costs, beyond it the bandwidth. Over tcp
+     * between 2 pseudo-nodes (3 interleaved passes against a put and a flush, or a pull): 16 KiB won
+     * (fcollect of 1,024 longs at 4 PEs 1.44x, alltoall of 16 KiB blocks at 2 PEs 1.82x), 32 KiB
+     * mostly (alltoall of 32 KiB blocks 1.91x at 8 PEs, 1.43x at 4, 0.81x at 2; fcollect of 1,024
+     * longs at 8 PEs 0.84x), 512 KiB in 64 messages lost (an fcollect 840 us against 405 for a get).
      */
     static final long MAX_STREAMED = 4 * MAX_PAYLOAD;
 
