@@ -60,4 +60,42 @@ class CollectivesSmokeInProcessTest {
             }
         });
     }
+
+    /**
+     * A team whose members' sizes (8 bytes each) exceed the scratch exchanges them for collect in
+     * an area of its own (TeamPool's layout; 20 members and a scratch of 128 bytes here, as a
+     * world above 2,048 members with the default): back-to-back collects of changing sizes, each
+     * PE overwriting its contribution as soon as a call returns, must each gather what was given.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ring", "recursive_doubling", "bruck", "linear", "auto"})
+    void collectsOfATeamTooLargeForTheScratch(String algorithm) {
+        int npes = 20;
+        InProcessTestSupport.runWith(npes, InProcessTestSupport.env("SHMEM_COLLECTIVE_SCRATCH", "128",
+                "SHMEM_COLLECT_ALGORITHM", algorithm), () -> {
+            try (Shmem shmem = Shmem.init()) {
+                Team world = shmem.teamWorld();
+                int me = shmem.myPe(), n = shmem.nPes();
+                SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, n + 3);
+                SymmetricLongArray dst = shmem.calloc(ValueLayout.JAVA_LONG, (long) n * (n + 3));
+                for (int round = 0; round < 6; round++) {
+                    int mine = (me + round) % 4; // PE p contributes (p + round) mod 4 elements
+                    for (int i = 0; i < mine; i++) {
+                        src.set(i, 100_000L * round + 1000L * me + i);
+                    }
+                    world.collect(dst, src, mine);
+                    src.set(0, -1); // the source is the caller's again
+                    long at = 0;
+                    for (int pe = 0; pe < n; pe++) {
+                        for (int i = 0; i < (pe + round) % 4; i++) {
+                            assertEquals(100_000L * round + 1000L * pe + i, dst.get(at++),
+                                    algorithm + " round " + round + ": PE " + pe + "'s element " + i + " at PE " + me);
+                        }
+                    }
+                }
+                dst.close();
+                src.close();
+            }
+        }).orThrow();
+    }
 }

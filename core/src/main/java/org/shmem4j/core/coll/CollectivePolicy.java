@@ -20,7 +20,7 @@ import org.shmem4j.core.param.Params;
  * trip and an acknowledgement. They cross the network through one member per host and share
  * memory within it, so they serve teams that go through leaders (see 4) too. alltoall pushes
  * whenever some member is on another node and the n - 1 incoming blocks fit the scratch or each
- * block goes in one message ({@link PushAlgorithms#oneWay}: into the receivers' dest), at any team
+ * block goes one way ({@link PushAlgorithms#oneWay}: into the receivers' dest), at any team
  * size and also through leaders (it has no hierarchical algorithm).</li>
  * <li><b>Tiny teams</b> ({@code n <= }{@value #TINY_TEAM}): {@code linear} for every collective
  * but the barrier (one exchange with one peer; nothing to gain from a schedule), except

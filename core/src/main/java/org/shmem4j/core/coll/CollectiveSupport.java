@@ -51,7 +51,8 @@ public final class CollectiveSupport {
      * teams; a word in large ones, so that flags stay 16 bytes per member), from {@code scratch}
      * the ring of {@code scratchBuffers} buffers of {@code bufferBytes} and the buffer that
      * continues its last ({@link #scratchArea}), and at {@code sizes} 8 bytes per member for
-     * collect where the scratch cannot hold them (else -1).
+     * collect where the scratch cannot hold them (else -1: {@link #begin(long)} refuses a team
+     * whose sizes then exceed the scratch).
      */
     public record SlotLayout(long senderFlags, long ackFlags, long flagStride, long scratch, int scratchBuffers,
             long bufferBytes, long sizes) {
@@ -234,9 +235,12 @@ public final class CollectiveSupport {
         return entryAnnounced[member] < seq + 2 - slack();
     }
 
-    /** Starts a collect, whose members' sizes (8 bytes each) go through its scratch where they fit ({@link #collectSizes}). */
+    /**
+     * Starts a collect, whose members' sizes (8 bytes each) go through its scratch unless the
+     * layout keeps an area for them ({@link #collectSizes}).
+     */
     public long beginCollect() {
-        return sizesFitScratch() ? begin(8L * size()) : begin();
+        return slot.sizes() < 0 ? begin(8L * size()) : begin();
     }
 
     /**
@@ -246,17 +250,7 @@ public final class CollectiveSupport {
      * area is free again when the next collect starts.
      */
     public long collectSizes(long seq) {
-        if (sizesFitScratch()) {
-            return scratch(seq);
-        }
-        if (slot.sizes() < 0) {
-            throw new IllegalStateException("a team of " + size() + " members without an area for collect's sizes");
-        }
-        return slot.sizes();
-    }
-
-    private boolean sizesFitScratch() {
-        return 8L * size() <= scratchBytes();
+        return slot.sizes() < 0 ? scratch(seq) : slot.sizes();
     }
 
     /** The most one collective may stage in its scratch: two buffers. */
