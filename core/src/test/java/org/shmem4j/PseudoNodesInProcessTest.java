@@ -107,12 +107,12 @@ class PseudoNodesInProcessTest {
 
     /**
      * Broadcasts from a changing root back to back with other collectives, no barrier between:
-     * the push broadcast's root leaves once every member entered the collective thirteen sequence
+     * the push broadcast's root leaves once every member entered the collective 95 sequence
      * numbers before, so a member may still be collectives behind when the root starts the next
      * one; the scratch buffers in turn must keep every call's data apart (checked on every PE,
      * every call). The alltoall pushes into the same buffers (a slot per writer), and every fifth
      * iteration a reduction of 300 longs stages more than a buffer where hosts have several
-     * members (two buffers, two sequence numbers).
+     * members (several buffers, a sequence number each).
      */
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
     @CsvSource({"2, 2", "3, 2", "5, 3", "8, 2"})
@@ -261,11 +261,13 @@ class PseudoNodesInProcessTest {
 
     /**
      * Runs of broadcasts from one root, the root changing every few calls: a push broadcast's root
-     * waits only until each member entered the collective thirteen sequence numbers before, and
-     * a host's representative says so every twelfth call, so a root runs calls ahead of a slow
+     * waits only until each member entered the collective 95 sequence numbers before, and a
+     * host's representative says so about every 47th, so a root runs calls ahead of a slow
      * member (the last PE pauses now and then to be one). Every fifth call stages more than one
-     * scratch buffer (1,500 longs: two buffers, two sequence numbers, at times the ring's last
-     * and the one after it); every call's data must still arrive intact at every PE.
+     * scratch buffer (1,500 longs: twelve buffers and sequence numbers; every tenth 2,048 longs,
+     * the sixteen a collective stages at most), whose first falls on every fourth buffer of the
+     * ring in turn, so at times the ring's last continues into the buffers after it; every call's
+     * data must still arrive intact at every PE.
      */
     @ParameterizedTest(name = "{0} PEs on {1} nodes")
     @CsvSource({"2, 2", "3, 2", "5, 3", "8, 2"})
@@ -274,12 +276,12 @@ class PseudoNodesInProcessTest {
             try (Shmem shmem = Shmem.init()) {
                 int me = shmem.myPe(), n = shmem.nPes();
                 Team world = shmem.teamWorld();
-                int most = 1500;
+                int most = 2048;
                 SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, most);
                 SymmetricLongArray bcast = shmem.calloc(ValueLayout.JAVA_LONG, most);
                 for (int i = 0; i < 240; i++) {
                     int root = i / 7 % n;
-                    int length = i % 5 == 4 ? most : 16;
+                    int length = i % 10 == 9 ? most : i % 5 == 4 ? 1500 : 16;
                     for (int j = 0; j < length; j++) {
                         src.set(j, 1000L * i + 10L * me + j);
                     }

@@ -74,7 +74,7 @@ public final class TeamImpl extends TeamBase implements Team {
         }
         CollectiveSupport.SlotLayout words = new CollectiveSupport.SlotLayout(start + layout.senderFlags(),
                 start + layout.ackFlags(), layout.flagStride(), start + layout.scratch(), TeamPool.SCRATCH_BUFFERS,
-                layout.bufferBytes(), layout.sizes() < 0 ? -1 : start + layout.sizes());
+                layout.stagedBuffers(), layout.bufferBytes(), layout.sizes() < 0 ? -1 : start + layout.sizes());
         this.collectives = new TeamCollectives(new CollectiveSupport(access, words,
                 runtime.waitPolicy(), hosts, barrier::await,
                 (member, satisfied) -> runtime.checkNotFinalizing(members[member], satisfied)),

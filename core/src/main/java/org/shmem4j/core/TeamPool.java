@@ -21,25 +21,31 @@ import org.shmem4j.core.heap.SymmetricHeap;
  * <p>Memory per PE (n a team's members, r = ceil(log2 n), S the most scratch one collective
  * stages, U the unit): a team takes ceil(bytes(n) / U) units, bytes(n) = 64 max(1, r) (barrier)
  * + 2 r {@link #CELL_BYTES} (split agreement) + 2 line(n f) (flags, f = 64 bytes up to
- * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + 17 line(S / 2) (scratch: a
- * ring of sixteen buffers and one after it, of which a collective stages in one or two) + line(8 n)
- * where 8 n &gt; S (collect passes 8 bytes per member, in a team too large for the scratch
- * through an area of its own). The world's block at 65,536 PEs is about 1.7 MiB; docs/scale.md
+ * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + (112 + K - 1) b (scratch:
+ * a ring of 112 buffers of b = line(S / 16) and K - 1 after it, K = S / b rounded up, of which a
+ * collective stages in up to K) + line(8 n) where 8 n &gt; K b (collect passes 8 bytes per member,
+ * in a team too large for the scratch through an area of its own). The world's block at 65,536 PEs is about 1.7 MiB; docs/scale.md
  * has the whole formula and its figures.
  */
 final class TeamPool {
     /** Teams every PE counts from init: world, leaders (counted also where invalid), shared, host. */
     static final int PREDEFINED = 4;
     /**
-     * Scratch buffers in a team's ring, used by collectives in turn (sequence number modulo this;
-     * one that stages more than a buffer takes two numbers and two buffers, the ring's last
-     * continuing into one more after it). The slack of the push broadcast is this less 3
-     * (CollectiveSupport): with 16, a root may run thirteen broadcasts ahead of a member. With a
-     * ring of 4 (slack 2) a run of broadcasts on 4 PEs on 2 pseudo-nodes of a 2-core machine took
-     * 27-33 us per call of 1 long, with 8 (slack 6) 13.6-18.9 (docs/decisions/0042); with 16
-     * buffers of half the size, at 8 PEs on 2 pseudo-nodes 19-23 us against 33.
+     * Scratch buffers in a team's ring, used by collectives in turn (sequence number modulo this; one
+     * that stages k buffers takes k numbers and k consecutive buffers, the ring's last continuing
+     * into up to {@link #MAX_STAGED_BUFFERS} - 1 more after it). The slack of the push broadcast is
+     * this less the buffers a collective may stage, less one (CollectiveSupport): with 112 and 16, a
+     * root may run 95 one-buffer broadcasts ahead of a member. With a ring of 4 (slack 2) a run of
+     * broadcasts on 4 PEs on 2 pseudo-nodes of a 2-core machine took 27-33 us per call of 1 long,
+     * with 8 (slack 6) 13.6-18.9 (docs/decisions/0042); at 8 PEs on 2 pseudo-nodes slack 13 took
+     * 14.5-17.9 us, slack 95 9.6-15.1 (0045).
      */
-    static final int SCRATCH_BUFFERS = 16;
+    static final int SCRATCH_BUFFERS = 112;
+    /**
+     * Most buffers one collective stages: {@code SHMEM_COLLECTIVE_SCRATCH} is cut into this many
+     * (of a cache line at least), so that small collectives take a small part of the ring.
+     */
+    static final int MAX_STAGED_BUFFERS = 16;
     /** Most units an area is cut into: bounds the agreement masks (and a legacy pSync). */
     static final int MAX_UNITS = 2048;
     /** Words of an agreement mask at most: the room word and one bit per unit. */
@@ -66,7 +72,7 @@ final class TeamPool {
      * ({@code sizes}; else -1).
      */
     record Layout(int members, long barrier, long cells, int rounds, long senderFlags, long ackFlags, long flagStride,
-            long scratch, long bufferBytes, long sizes, long bytes) {
+            long scratch, long bufferBytes, int stagedBuffers, long sizes, long bytes) {
         /** Offset of the agreement cell of round {@code round} of the {@code split}-th split. */
         long cell(long split, int round) {
             return cells + ((split & 1) * rounds + round) * CELL_BYTES;
@@ -77,8 +83,10 @@ final class TeamPool {
     private final long base;
     private final long unit;
     private final int units;
-    /** Bytes of one scratch buffer at least: half of what a collective may stage. */
+    /** Bytes of one scratch buffer: a sixteenth of what a collective may stage, a cache line at least. */
     private final long bufferBytes;
+    /** Buffers one collective may stage: together at least {@code SHMEM_COLLECTIVE_SCRATCH}. */
+    private final int stagedBuffers;
     private final long[] free;
     private int teams;
     private int predefinedCursor;
@@ -86,7 +94,8 @@ final class TeamPool {
     /** Takes the rest of {@code heap}'s reserved part as the team area. */
     TeamPool(SymmetricHeap heap, int capacity, long scratchBytes) {
         this.capacity = capacity;
-        this.bufferBytes = roundUp((scratchBytes + 1) / 2, LINE);
+        this.bufferBytes = roundUp((scratchBytes + MAX_STAGED_BUFFERS - 1) / MAX_STAGED_BUFFERS, LINE);
+        this.stagedBuffers = (int) Math.max(1, (scratchBytes + bufferBytes - 1) / bufferBytes);
         long area = heap.reservedRemaining();
         this.unit = Math.max(MIN_UNIT, Long.highestOneBit(Math.max(1, (area + MAX_UNITS - 1) / MAX_UNITS) * 2 - 1));
         this.units = (int) (area / unit);
@@ -115,11 +124,11 @@ final class TeamPool {
         long senders = cells + 2 * r * CELL_BYTES;
         long acks = roundUp(senders + n * stride, LINE);
         long scratch = roundUp(acks + n * stride, LINE);
-        long end = scratch + (SCRATCH_BUFFERS + 1L) * bufferBytes;
-        if (8L * n <= 2 * bufferBytes) { // collect exchanges its members' sizes, 8 bytes each, in the scratch
-            return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, bufferBytes, -1, end);
+        long end = scratch + (SCRATCH_BUFFERS + stagedBuffers - 1L) * bufferBytes;
+        if (8L * n <= stagedBuffers * bufferBytes) { // collect exchanges its members' sizes, 8 bytes each, in the scratch
+            return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, bufferBytes, stagedBuffers, -1, end);
         }
-        return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, bufferBytes, end,
+        return new Layout(n, barrier, cells, r, senders, acks, stride, scratch, bufferBytes, stagedBuffers, end,
                 end + roundUp(8L * n, LINE));
     }
 

@@ -23,20 +23,26 @@ class TeamMemoryModelTest {
     private static final int TEAMS_MAX = Params.TEAMS_MAX.defaultValue();
 
     /**
-     * docs/scale.md: bytes(n) = 64 max(1, r) + 2 r 320 + 2 line(n f) + 17 line(S / 2) + (line(8 n)
-     * where 8 n &gt; 2 line(S / 2)), r = ceil(log2 n), f = 64 up to 64 members, else 8, line(x) = x
-     * rounded up to a multiple of 64, S / 2 rounded up.
+     * docs/scale.md: bytes(n) = 64 max(1, r) + 2 r 320 + 2 line(n f) + (112 + K - 1) b + (line(8 n)
+     * where 8 n &gt; K b), r = ceil(log2 n), f = 64 up to 64 members, else 8, line(x) = x rounded up
+     * to a multiple of 64, b = line(S / 16) (S / 16 rounded up) the scratch buffer, K = S / b
+     * rounded up the buffers one collective stages.
      */
     private static long documentedBytes(int n, long scratch) {
         int r = n <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(n - 1);
         long f = n <= 64 ? 64 : 8;
-        long buffer = ceil((scratch + 1) / 2, 64) * 64;
-        long sizes = 8L * n > 2 * buffer ? ceil(8L * n, 64) * 64 : 0;
-        return 64L * Math.max(1, r) + 2L * r * 320 + 2 * ceil(n * f, 64) * 64 + 17 * buffer + sizes;
+        long buffer = ceil(ceil(scratch, 16), 64) * 64;
+        long staged = ceil(scratch, buffer);
+        long sizes = 8L * n > staged * buffer ? ceil(8L * n, 64) * 64 : 0;
+        return 64L * Math.max(1, r) + 2L * r * 320 + 2 * ceil(n * f, 64) * 64 + (112 + staged - 1) * buffer + sizes;
     }
 
     /** A PE's reserved region as init lays it out: the finalize announcements, then the team area. */
     private static TeamPool poolOf(MemorySegment region, long reserved, int npes) {
+        return poolOf(region, reserved, npes, SCRATCH);
+    }
+
+    private static TeamPool poolOf(MemorySegment region, long reserved, int npes, long scratch) {
         SymmetricHeap heap = new SymmetricHeap(region, reserved, Profiler.NONE, new SymmetricHeap.HeapSync() {
             @Override
             public void barrier() {
@@ -47,15 +53,17 @@ class TeamMemoryModelTest {
             }
         });
         heap.allocateReserved("finalize announcements", npes * 8L);
-        return new TeamPool(heap, TEAMS_MAX, SCRATCH);
+        return new TeamPool(heap, TEAMS_MAX, scratch);
     }
 
-    @ParameterizedTest(name = "{0} members")
-    @CsvSource({"1", "2", "3", "8", "64", "65", "256", "1024", "2048", "2049", "4096", "65536"})
-    void aTeamsBytesFollowTheDocumentedFormula(int n) {
+    @ParameterizedTest(name = "{0} members, SHMEM_COLLECTIVE_SCRATCH={1}")
+    @CsvSource({"1, 16384", "2, 16384", "3, 16384", "8, 16384", "64, 16384", "65, 16384", "256, 16384",
+        "1024, 16384", "2048, 16384", "2049, 16384", "4096, 16384", "65536, 16384",
+        "8, 128", "17, 128", "20, 100", "1024, 1048576", "65536, 1048576", "3, 1000"})
+    void aTeamsBytesFollowTheDocumentedFormula(int n, long scratch) {
         try (Arena arena = Arena.ofConfined()) {
-            TeamPool pool = poolOf(arena.allocate(RESERVED + 4096, 64), RESERVED, 8);
-            assertEquals(documentedBytes(n, SCRATCH), pool.layout(n).bytes(), "bytes of a team of " + n);
+            TeamPool pool = poolOf(arena.allocate(RESERVED + 4096, 64), RESERVED, 8, scratch);
+            assertEquals(documentedBytes(n, scratch), pool.layout(n).bytes(), "bytes of a team of " + n);
         }
     }
 

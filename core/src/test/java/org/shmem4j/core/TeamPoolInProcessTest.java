@@ -277,8 +277,8 @@ class TeamPoolInProcessTest {
                         n + " members: barrier ends at " + barrierEnd + ", cells at [" + l.cells() + ", " + cellsEnd + ")");
                 assertTrue(l.senderFlags() + n * l.flagStride() <= l.ackFlags()
                         && l.ackFlags() + n * l.flagStride() <= l.scratch(), n + " members: flags overlap");
-                long ring = l.scratch() + (TeamPool.SCRATCH_BUFFERS + 1) * l.bufferBytes();
-                if (8L * n <= 2 * l.bufferBytes()) { // collect's sizes fit the scratch
+                long ring = l.scratch() + (TeamPool.SCRATCH_BUFFERS + l.stagedBuffers() - 1L) * l.bufferBytes();
+                if (8L * n <= l.stagedBuffers() * l.bufferBytes()) { // collect's sizes fit the scratch
                     assertEquals(-1, l.sizes(), n + " members");
                     assertEquals(l.bytes(), ring, n + " members");
                 } else {

@@ -18,26 +18,28 @@ import org.shmem4j.core.sync.WaitPolicy;
  * that acknowledger.
  *
  * <h2>Scratch</h2>
- * A ring of B buffers per team (sixteen), each collective's sequence number naming one in turn (s
- * modulo B), and one more buffer after the ring's last. A collective that stages more than a
- * buffer takes two sequence numbers and the two consecutive buffers of the first (so the ring's
- * last continues into the extra one): a collective may stage up to two buffers ({@link #scratchBytes()},
- * {@code SHMEM_COLLECTIVE_SCRATCH}), while small ones, broadcasts above all, cycle through sixteen.
+ * A ring of B buffers per team (112, of a sixteenth of {@code SHMEM_COLLECTIVE_SCRATCH} each), each
+ * collective's sequence number naming one in turn (s modulo B), and K - 1 more after the ring's
+ * last, K the most buffers a collective stages ({@link #scratchBytes()}: sixteen). A collective
+ * that stages k buffers takes k sequence numbers and the k consecutive buffers of the first (so
+ * the ring's last continues into the extra ones): a collective may stage up to K buffers, while
+ * small ones, broadcasts above all, take one each and cycle through the whole ring.
  * A buffer is reused only B sequence numbers later. That is safe only because of a rule every
  * algorithm must keep: <b>no member returns from a collective whose last sequence number is l
- * before every member has entered one whose first is at least l - {@link #slack()}</b> (B - 3: a
- * barrier, or waits that transitively depend on every member; nearly all algorithms even wait
- * until every member entered this one). A member writing a buffer of sequence number j (its own,
- * or another's) returned from the collective before, so everyone entered a collective from
- * j - 2 - slack = j - B + 1 on, which has left every earlier user of that buffer (j - B at the
- * latest). The slack is for the push broadcast: its root (and each host's
+ * before every member has entered one whose first is at least l - {@link #slack()}</b> (B - K - 1:
+ * a barrier, or waits that transitively depend on every member; nearly all algorithms even wait
+ * until every member entered this one). A member writing buffer j of a collective (its own, or
+ * another's) returned from the one before, whose last number is at least j - K, so everyone
+ * entered a collective from j - K - slack = j - B + 1 on, which has left every earlier user of
+ * that buffer (j - B at the latest; a physical buffer shared by two collectives means their
+ * numbers agree modulo B). The slack is for the push broadcast: its root (and each host's
  * representative) writes the scratch a member reads once that member has entered collective
  * s - slack, which in a run of broadcasts it learned long ago, instead of waiting a round trip for
- * each to enter this one; and a representative need say so over the network only every slack-th
- * broadcast ({@link #announceEntry}), so in a run of broadcasts the data goes one way, processes
- * that share cores can each run several calls in a row, and only every twelfth call sends
- * anything back. A leaf of a plain tree that returns right after receiving
- * breaks the rule, and the damage shows collectives later.
+ * each to enter this one; and a representative need say so over the network only about every
+ * slack-th collective ({@link #announceHostEntry}), so in a run of broadcasts the data goes one way,
+ * processes that share cores can each run many calls in a row, and only about every
+ * ninetieth small call sends anything back. A leaf of a plain tree that returns right after
+ * receiving breaks the rule, and the damage shows collectives later.
  *
  * <p>There are no per-round lines on purpose: a round line written by different partners in
  * different algorithms could be stamped by a member one collective ahead while a slower member
@@ -45,26 +47,31 @@ import org.shmem4j.core.sync.WaitPolicy;
  * growing stamps, so a later stamp always means the earlier step happened.
  */
 public final class CollectiveSupport {
+    /** Low bits of a {@link #stamp} that hold the step; the rest is the sequence number. */
+    private static final int STEP_BITS = 20;
     /**
      * Where one team's flags and scratch live in every member's region: a flag word per member for
      * senders and one for acknowledgements, {@code flagStride} bytes apart (a cache line in small
      * teams; a word in large ones, so that flags stay 16 bytes per member), from {@code scratch}
-     * the ring of {@code scratchBuffers} buffers of {@code bufferBytes} and the buffer that
-     * continues its last ({@link #scratchArea}), and at {@code sizes} 8 bytes per member for
-     * collect where the scratch cannot hold them (else -1: {@link #begin(long)} refuses a team
-     * whose sizes then exceed the scratch).
+     * the ring of {@code scratchBuffers} buffers of {@code bufferBytes} and the {@code stagedBuffers}
+     * - 1 that continue its last ({@link #scratchArea}; a collective stages in up to
+     * {@code stagedBuffers}), and at {@code sizes} 8 bytes per member for collect where the scratch
+     * cannot hold them (else -1: {@link #begin(long)} refuses a team whose sizes then exceed the
+     * scratch).
      */
     public record SlotLayout(long senderFlags, long ackFlags, long flagStride, long scratch, int scratchBuffers,
-            long bufferBytes, long sizes) {
+            int stagedBuffers, long bufferBytes, long sizes) {
         public SlotLayout {
-            if (scratchBuffers < 3) { // the slack, B - 3, may not be negative
-                throw new IllegalArgumentException("SlotLayout: " + scratchBuffers + " scratch buffers, fewer than 3");
+            // the slack, B - K - 1, at least K - 1: an entry announced at a collective's first number covers its last
+            if (stagedBuffers < 1 || scratchBuffers < 2 * stagedBuffers) {
+                throw new IllegalArgumentException("SlotLayout: a ring of " + scratchBuffers + " scratch buffers for "
+                        + stagedBuffers + " per collective");
             }
         }
 
-        /** Bytes the scratch takes from {@code scratch} on: the ring and the buffer after it. */
+        /** Bytes the scratch takes from {@code scratch} on: the ring and the buffers after it. */
         public long scratchArea() {
-            return (scratchBuffers + 1L) * bufferBytes;
+            return (scratchBuffers + stagedBuffers - 1L) * bufferBytes;
         }
     }
 
@@ -83,9 +90,10 @@ public final class CollectiveSupport {
      */
     private Arena temporaries;
     private MemorySegment temp = MemorySegment.NULL;
-    private long seq;
+    /** The current collective's first and last sequence numbers. */
+    private long firstSeq, seq;
     private final boolean networked;
-    /** Per member: the last collective whose entry this PE announced to it ({@link #announceEntry}); null until the first. */
+    /** Per member: the last collective whose entry this PE announced to it ({@link #announceHostEntry}); null until the first. */
     private long[] entryAnnounced;
 
     /**
@@ -159,34 +167,36 @@ public final class CollectiveSupport {
 
     /** Starts a collective that stages nothing in the scratch: its sequence number (1, 2, ...). Collectives on one team are never concurrent. */
     public long begin() {
-        return ++seq;
+        return firstSeq = ++seq;
     }
 
     /**
      * Starts a collective that stages up to {@code scratchBytes} (at most {@link #scratchBytes()})
-     * at its {@link #scratch}: more than one buffer takes two sequence numbers, and their two
-     * buffers. Returns the first, which names the scratch and stamps the collective's flags.
+     * at its {@link #scratch}: k buffers take k sequence numbers, and those k buffers. Returns the
+     * first, which names the scratch and stamps the collective's flags.
      */
     public long begin(long scratchBytes) {
-        long first = ++seq;
+        long first = seq + 1;
         if (scratchBytes > slot.bufferBytes()) {
             if (scratchBytes > scratchBytes()) {
                 throw new IllegalStateException("collective scratch of " + scratchBytes + " bytes, more than "
                         + scratchBytes());
             }
-            ++seq;
+            seq += (scratchBytes + slot.bufferBytes() - 1) / slot.bufferBytes();
+        } else {
+            seq++;
         }
-        return first;
+        return firstSeq = first;
     }
 
-    /** The last sequence number the current collective took (its first, or the one after). */
+    /** The last sequence number the current collective took (its first, or one of the buffers after it). */
     public long lastSeq() {
         return seq;
     }
 
     /** A flag value for step {@code step} (below 2^20) of collective {@code seq}: monotonic in both. */
     public static long stamp(long seq, int step) {
-        return (seq << 20) | step;
+        return (seq << STEP_BITS) | step;
     }
 
     /** Offset of the flag line on which {@code sender} signals (every member has one per sender). */
@@ -206,33 +216,45 @@ public final class CollectiveSupport {
 
     /** How many sequence numbers behind a member may be when another writes its scratch (see the class comment). */
     public int slack() {
-        return slot.scratchBuffers() - 3;
+        return slot.scratchBuffers() - slot.stagedBuffers() - 1;
     }
 
     /**
-     * Tells {@code member} (the root of a push broadcast) that this PE entered the current
-     * collective (first sequence number {@code seq}), on this PE's acknowledgement line there,
-     * unless an earlier word of this PE already lets that member through its next collective: a
-     * root ending a collective at l waits until every member entered l - {@link #slack()}, and this
-     * PE may need that root's data before it enters another collective.
+     * Tells {@code member} (the root of a push broadcast) how far this PE's host has come, on this
+     * PE's acknowledgement line there: a root ending a collective at l waits until every member
+     * entered l - {@link #slack()}, and this PE (its host's representative, {@code onHost} its
+     * host's members, who store their entry on this PE's acknowledgement lines every call) may need
+     * that root's data before it enters another collective. Nothing goes while the last word is
+     * at most half the slack old; then the word says what the host surely entered, found in those
+     * lines without waiting (so a word goes about every slack / 2 calls, and the root finds it
+     * there long before it needs it); only a word the root needs for this collective waits for
+     * the host's members to enter it.
      */
-    public void announceEntry(int member, long seq) {
-        if (entryAnnouncementDue(member)) {
-            signal(member, ackFlag(rank()), stamp(seq, 0));
-            entryAnnounced[member] = seq;
-        }
-    }
-
-    /**
-     * True when {@link #announceEntry} would send: no earlier word lets {@code member} through the
-     * next collective, whose last sequence number is at most two past this one's.
-     */
-    public boolean entryAnnouncementDue(int member) {
+    public void announceHostEntry(int member, int[] onHost) {
         if (entryAnnounced == null) {
             entryAnnounced = new long[size()];
             java.util.Arrays.fill(entryAnnounced, Long.MIN_VALUE);
         }
-        return entryAnnounced[member] < seq + 2 - slack();
+        long said = entryAnnounced[member];
+        if (said >= seq - slack() / 2) {
+            return;
+        }
+        long first = firstSeq;
+        long entered = first;
+        boolean needed = said < seq - slack();
+        for (int m : onHost) {
+            if (m != rank()) {
+                if (needed) {
+                    await(ackFlag(m), stamp(first, 0));
+                } else {
+                    entered = Math.min(entered, sync.load(ackFlag(m), 8) >>> STEP_BITS);
+                }
+            }
+        }
+        if (entered > said) {
+            signal(member, ackFlag(rank()), stamp(entered, 0));
+            entryAnnounced[member] = entered;
+        }
     }
 
     /**
@@ -253,9 +275,9 @@ public final class CollectiveSupport {
         return slot.sizes() < 0 ? scratch(seq) : slot.sizes();
     }
 
-    /** The most one collective may stage in its scratch: two buffers. */
+    /** The most one collective may stage in its scratch: {@code stagedBuffers} buffers. */
     public long scratchBytes() {
-        return 2 * slot.bufferBytes();
+        return slot.stagedBuffers() * slot.bufferBytes();
     }
 
     /** Signals {@code peer}'s flag line {@code flag} with {@code value} (after this PE's earlier puts). */

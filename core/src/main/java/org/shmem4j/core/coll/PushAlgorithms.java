@@ -246,13 +246,14 @@ final class PushAlgorithms {
      *
      * <p>No member waits for this call's others. A member's parent (the root, or its host's
      * representative) writes its scratch of collective s only once the member entered s - slack
-     * ({@link CollectiveSupport#slack()}, B - 3 for a ring of B scratch buffers; s the last
-     * sequence number of the call, which takes two when it stages more than a buffer): members on the parent's
-     * host store their entry on every call, which costs a store; a representative tells the root
-     * every slack-th broadcast ({@link CollectiveSupport#announceEntry}), and first waits for its
-     * host's members to have entered too, so its word speaks for its whole host. In a run of
-     * broadcasts from one root the root so waits for nobody, the data goes one way, and only every
-     * slack-th call sends anything back over the network, where waiting for every member to enter
+     * ({@link CollectiveSupport#slack()}, B - K - 1 for a ring of B scratch buffers of which a
+     * collective stages up to K; s the last sequence number of the call, which takes one per buffer
+     * it stages): members on the parent's host store their entry on every call, which costs a
+     * store; a representative tells the root about every (slack / 2)-th broadcast how far its
+     * whole host has come ({@link CollectiveSupport#announceHostEntry}: what its members stored,
+     * waiting for them only when the root needs the word for this call). In a run of broadcasts from one root the
+     * root so waits for nobody, the data goes one way, and only about every (slack / 2)-th call
+     * sends anything back over the network, where waiting for every member to enter
      * this call cost a round trip and an "entered" per call cost each member a send. A member that
      * entered s - slack has left every earlier user of this collective's scratch buffers (its own,
      * and its representative's that it reads), and the root may return while a member is still
@@ -301,10 +302,7 @@ final class PushAlgorithms {
                 HierarchicalAlgorithms.signalOthers(s, onHost, me, st);
                 MemorySegment.copy(mem, source, mem, dest, bytes);
             } else if (me == rep) {
-                if (s.entryAnnouncementDue(root)) {
-                    awaitEntries(s, onHost, me, st);
-                    s.announceEntry(root, seq);
-                }
+                s.announceHostEntry(root, onHost);
                 s.await(s.senderFlag(root), st);
                 HierarchicalAlgorithms.signalOthers(s, onHost, me, st);
                 MemorySegment.copy(mem, scratch, mem, dest, bytes);

@@ -82,10 +82,10 @@ public final class Params {
             Parameter.intRange("SHMEM_TEAMS_MAX", 256, 8, 65_536,
                     "Teams a PE may have at once (the 4 predefined ones included), each taking reserved memory by its size");
 
-    /** {@code SHMEM_COLLECTIVE_SCRATCH}: the most one collective stages in its team's scratch (a ring of sixteen buffers of half this). */
+    /** {@code SHMEM_COLLECTIVE_SCRATCH}: the most one collective stages in its team's scratch (a ring of 112 buffers of a sixteenth of this). */
     public static final Parameter<Long> COLLECTIVE_SCRATCH =
             Parameter.size("SHMEM_COLLECTIVE_SCRATCH", 16L << 10,
-                    "Most bytes one collective stages in its team's scratch: a ring of sixteen buffers of half this (suffix k, m, g or t)");
+                    "Most bytes one collective stages in its team's scratch: a ring of 112 buffers of a sixteenth of this (suffix k, m, g or t)");
 
     /** {@code SHMEM_BARRIER_ALGORITHM}: the team_sync / barrier algorithm ({@code auto} lets the policy choose). */
     public static final Parameter<String> BARRIER_ALGORITHM = algorithm("SHMEM_BARRIER_ALGORITHM",

@@ -58,7 +58,7 @@ final class CountingTeam implements AutoCloseable {
         long acks = senders + n * LINE;
         long scratch = acks + n * LINE;
         CollectiveSupport.SlotLayout slot = new CollectiveSupport.SlotLayout(senders, acks, LINE, scratch, SCRATCH_BUFFERS,
-                SCRATCH_BYTES / 2, -1);
+                2, SCRATCH_BYTES / 2, -1);
         this.data = scratch + slot.scratchArea();
         long regionBytes = round(data + dataBytes);
         MemorySegment all = arena.allocate(regionBytes * n, 4096);

@@ -69,7 +69,7 @@ final class PolicyFixtures {
                 return ONE_WAY_PUT_SIGNAL;
             }
         };
-        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 64, 0, 3, scratchBytes / 2, -1),
+        return new CollectiveSupport(peers, new CollectiveSupport.SlotLayout(0, 0, 64, 0, 4, 2, scratchBytes / 2, -1),
                 new WaitPolicy(1, 1, 1000, () -> {
                 }), hostOfMember, () -> {
                 }, (member, satisfied) -> {
