@@ -12,6 +12,8 @@ public final class HostGroups {
     private final int[][] members;
     /** Members on the most populated host (the push reduction sizes its slots by it on every call). */
     private final int maxPerHost;
+    /** {@link #halvingOrder}'s answer, made on first use (the same every time: a racy rebuild is harmless). */
+    private int[] halvingOrder;
 
     /** @param hostIdOfMember any integer per member naming its host (equal = same host) */
     public HostGroups(int[] hostIdOfMember) {
@@ -76,6 +78,49 @@ public final class HostGroups {
     /** True when the members span more than one host. */
     public boolean spansHosts() {
         return members.length > 1;
+    }
+
+    /**
+     * The partner distances of a recursive halving over the team's largest power of two p of
+     * participants (participant i is member 2i + 1 for i below n - p, else i + n - p: the others
+     * were folded into their odd neighbour), in the order to run them: the distances whose
+     * partners share a host most often first (ties: the larger first). Halving moves half the
+     * vector in its first round and less in each next one, so the large rounds go through shared
+     * memory and the network carries the small ones (members placed in blocks per host: the low
+     * distances first). The same on every member.
+     */
+    public int[] halvingOrder() {
+        int[] order = halvingOrder;
+        if (order == null) {
+            halvingOrder = order = sortedDistances();
+        }
+        return order;
+    }
+
+    private int[] sortedDistances() {
+        int n = size();
+        int p = Integer.highestOneBit(n);
+        int extra = n - p;
+        int rounds = Integer.numberOfTrailingZeros(p);
+        long[] keyed = new long[rounds];
+        for (int b = 0; b < rounds; b++) {
+            int d = 1 << b;
+            long local = 0;
+            for (int i = 0; i < p; i++) {
+                int m = i < extra ? 2 * i + 1 : i + extra;
+                int partner = (i ^ d) < extra ? 2 * (i ^ d) + 1 : (i ^ d) + extra;
+                if (hostOfMember[m] == hostOfMember[partner]) {
+                    local++;
+                }
+            }
+            keyed[b] = local << 8 | b; // by shared pairs, then by distance; descending below
+        }
+        Arrays.sort(keyed);
+        int[] order = new int[rounds];
+        for (int j = 0; j < rounds; j++) {
+            order[j] = 1 << (int) (keyed[rounds - 1 - j] & 0xff);
+        }
+        return order;
     }
 
     @Override

@@ -310,9 +310,12 @@ final class ReduceAlgorithms {
     // ------------------------------------------------------------------ rabenseifner
 
     /**
-     * Recursive-halving reduce-scatter (partners at distance p/2, p/4, ..., 1; each keeps half of
-     * its current range, the lower member the lower half) then recursive-doubling allgather in
-     * the reverse order, after the fold-in of non-power-of-two teams.
+     * Recursive-halving reduce-scatter (partners at each distance 1, 2, ..., p/2 once, in the order
+     * of {@link HostGroups#halvingOrder}: on a host first, so the rounds that move the most stay in
+     * shared memory; each keeps half of its current range, the lower member the lower half) then
+     * recursive-doubling allgather in the reverse order, after the fold-in of non-power-of-two
+     * teams. Partners of a round agree on every earlier round's choice (they differ only in the bit
+     * of this one), so they halve the same range, and the final ranges are disjoint.
      */
     static final Algorithms.Reduce RABENSEIFNER = new Base("rabenseifner") {
         @Override
@@ -325,12 +328,13 @@ final class ReduceAlgorithms {
             int nr = foldIn(s, k, seq, dest, source, count, t);
             if (nr >= 0) {
                 int rounds = Integer.numberOfTrailingZeros(p);
+                int[] distance = s.hostGroups().halvingOrder();
                 long[] los = new long[rounds];
                 long[] his = new long[rounds];
                 long lo = 0;
                 long hi = count;
                 for (int i = 0; i < rounds; i++) {
-                    int d = p >> (i + 1);
+                    int d = distance[i];
                     int partner = realRank(nr ^ d, extra);
                     los[i] = lo;
                     his[i] = hi;
@@ -349,7 +353,7 @@ final class ReduceAlgorithms {
                 }
                 for (int j = 0; j < rounds; j++) {
                     int i = rounds - 1 - j;
-                    int d = p >> (i + 1);
+                    int d = distance[i];
                     int partner = realRank(nr ^ d, extra);
                     long st = CollectiveSupport.stamp(seq, 64 + j);
                     // the partner's signal also says it finished reading in reduce-scatter round i
@@ -362,7 +366,7 @@ final class ReduceAlgorithms {
                     s.signal(partner, s.ackFlag(me), st);
                 }
                 for (int j = 0; j < rounds; j++) {
-                    int d = 1 << j;
+                    int d = distance[rounds - 1 - j];
                     s.await(s.ackFlag(realRank(nr ^ d, extra)), CollectiveSupport.stamp(seq, 64 + j));
                 }
             }

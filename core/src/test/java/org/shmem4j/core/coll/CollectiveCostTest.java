@@ -124,6 +124,46 @@ class CollectiveCostTest {
         };
     }
 
+    /**
+     * rabenseifner's halving runs its partners on one host first (HostGroups.halvingOrder), so the
+     * rounds that move half and a quarter of the vector stay in shared memory: at 8 members the
+     * bytes a member moves across hosts are twice the vector's share of the rounds that cross (2B
+     * times 1/8 per cross round last, 1/4 second to last, 1/2 first), whatever the placement.
+     */
+    @Test
+    void rabenseifnerCrossesHostsWithItsSmallRounds() throws Exception {
+        int n = 8;
+        long count = 1024, b = count * 8;
+        Map<String, int[]> placements = Map.of("hosts of 4 in blocks", new int[] {0, 0, 0, 0, 1, 1, 1, 1},
+                "hosts of 4 alternating", new int[] {0, 1, 0, 1, 0, 1, 0, 1},
+                "hosts of 2 in blocks", new int[] {0, 0, 1, 1, 2, 2, 3, 3},
+                "one member per host", new int[] {0, 1, 2, 3, 4, 5, 6, 7});
+        Map<String, Long> expected = Map.of("hosts of 4 in blocks", 2 * b / 8, "hosts of 4 alternating", 2 * b / 8,
+                "hosts of 2 in blocks", 2 * (b / 4 + b / 8), "one member per host", 2 * (b / 2 + b / 4 + b / 8));
+        for (var p : placements.entrySet()) {
+            try (CountingTeam team = new CountingTeam(p.getValue(), true, 2 * b)) {
+                long src = team.data, dst = src + b;
+                team.run((me, s) -> {
+                    for (int i = 0; i < count; i++) {
+                        s.local().set(ValueLayout.JAVA_LONG, src + 8L * i, value(me, i, 0));
+                    }
+                    ReduceAlgorithms.RABENSEIFNER.run(s, SUM, dst, src, count);
+                    for (int i = 0; i < count; i++) {
+                        long sum = 0;
+                        for (int j = 0; j < n; j++) {
+                            sum += value(j, i, 0);
+                        }
+                        assertEquals(sum, s.local().get(ValueLayout.JAVA_LONG, dst + 8L * i), p.getKey() + ": element " + i);
+                    }
+                });
+                for (int m = 0; m < n; m++) {
+                    assertEquals(expected.get(p.getKey()), team.crossHostBytes.get(m), p.getKey() + ": bytes member " + m
+                            + " moved across hosts");
+                }
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ the runs
 
     private void checkAll(int n, List<String> failures) throws Exception {

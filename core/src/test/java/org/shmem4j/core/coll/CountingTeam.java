@@ -40,6 +40,8 @@ final class CountingTeam implements AutoCloseable {
     /** Per member: operations it issued (any kind), and addressed to it. */
     final AtomicLongArray sent;
     final AtomicLongArray received;
+    /** Per member: data bytes it put to or got from members of other hosts (flags not counted). */
+    final AtomicLongArray crossHostBytes;
     /** Per member: distinct flag offsets written on it. */
     private final List<Set<Long>> flagLines;
 
@@ -68,6 +70,7 @@ final class CountingTeam implements AutoCloseable {
         }
         sent = new AtomicLongArray(n);
         received = new AtomicLongArray(n);
+        crossHostBytes = new AtomicLongArray(n);
         flagLines = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             flagLines.add(ConcurrentHashMap.newKeySet());
@@ -128,6 +131,7 @@ final class CountingTeam implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             sent.set(i, 0);
             received.set(i, 0);
+            crossHostBytes.set(i, 0);
             flagLines.get(i).clear();
         }
     }
@@ -184,6 +188,13 @@ final class CountingTeam implements AutoCloseable {
             }
         }
 
+        private void count(int peer, long bytes) {
+            count(peer);
+            if (hostOf[peer] != hostOf[me]) {
+                crossHostBytes.addAndGet(me, bytes);
+            }
+        }
+
         @Override
         public int size() {
             return inner.size();
@@ -201,13 +212,13 @@ final class CountingTeam implements AutoCloseable {
 
         @Override
         public void put(int peer, long remoteOffset, MemorySegment src, long srcOffset, long bytes) {
-            count(peer);
+            count(peer, bytes);
             inner.put(peer, remoteOffset, src, srcOffset, bytes);
         }
 
         @Override
         public void get(MemorySegment dst, long dstOffset, int peer, long remoteOffset, long bytes) {
-            count(peer);
+            count(peer, bytes);
             inner.get(dst, dstOffset, peer, remoteOffset, bytes);
         }
 
@@ -221,7 +232,7 @@ final class CountingTeam implements AutoCloseable {
         @Override
         public void putSignal(int peer, long remoteOffset, MemorySegment src, long srcOffset, long bytes, long flag,
                 long value) {
-            count(peer);
+            count(peer, bytes);
             flagLines.get(peer).add(flag);
             inner.putSignal(peer, remoteOffset, src, srcOffset, bytes, flag, value);
         }
