@@ -260,10 +260,12 @@ class PseudoNodesInProcessTest {
     }
 
     /**
-     * Runs of broadcasts from one root, the root changing every few calls: a push broadcast's root
-     * waits only until each member entered the collective 95 sequence numbers before, and a
-     * host's representative says so about every 47th, so a root runs calls ahead of a slow
-     * member (the last PE pauses now and then to be one). Every fifth call stages more than one
+     * Runs of broadcasts from one root, the root changing every 7 calls, then every 40: a push
+     * broadcast's root waits only until each member entered the collective 95 sequence numbers
+     * before, and a host's representative says so about every 47th with what its members' lines
+     * show (the long runs reach those words), so a root runs calls ahead of a slow member (the
+     * last PE pauses now and then to be one; a representative that spoke for a lagging member
+     * without looking failed here over UCX). Every fifth call stages more than one
      * scratch buffer (1,500 longs: twelve buffers and sequence numbers; every tenth 2,048 longs,
      * the sixteen a collective stages at most), whose first falls on every fourth buffer of the
      * ring in turn, so at times the ring's last continues into the buffers after it; every call's
@@ -279,15 +281,15 @@ class PseudoNodesInProcessTest {
                 int most = 2048;
                 SymmetricLongArray src = shmem.calloc(ValueLayout.JAVA_LONG, most);
                 SymmetricLongArray bcast = shmem.calloc(ValueLayout.JAVA_LONG, most);
-                for (int i = 0; i < 240; i++) {
-                    int root = i / 7 % n;
+                for (int i = 0; i < 360; i++) {
+                    int root = (i < 120 ? i / 7 : i / 40) % n;
                     int length = i % 10 == 9 ? most : i % 5 == 4 ? 1500 : 16;
                     for (int j = 0; j < length; j++) {
                         src.set(j, 1000L * i + 10L * me + j);
                     }
                     world.broadcast(bcast, src, length, root);
                     if (me == n - 1 && i % 16 == 5) {
-                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // lag, so roots run ahead
+                        java.util.concurrent.locks.LockSupport.parkNanos(5_000_000); // lag, so roots run ahead
                     }
                     for (int j = 0; j < length; j++) {
                         assertEquals(1000L * i + 10L * root + j, bcast.get(j), "broadcast " + i + " from " + root + " at PE " + me);
