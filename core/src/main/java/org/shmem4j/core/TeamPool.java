@@ -24,8 +24,8 @@ import org.shmem4j.core.heap.SymmetricHeap;
  * {@link #LINE_FLAGS_UP_TO} members, else 8; line rounds up to 64) + (112 + K - 1) b (scratch:
  * a ring of 112 buffers of b = line(S / 16) and K - 1 after it, K = S / b rounded up, of which a
  * collective stages in up to K) + line(8 n) where 8 n &gt; K b (collect passes 8 bytes per member,
- * in a team too large for the scratch through an area of its own). The world's block at 65,536 PEs is about 1.7 MiB; docs/scale.md
- * has the whole formula and its figures.
+ * in a team too large for the scratch through an area of its own). The world's block at 65,536
+ * PEs is about 1.7 MiB; docs/scale.md has the whole formula and its figures.
  */
 final class TeamPool {
     /** Teams every PE counts from init: world, leaders (counted also where invalid), shared, host. */

@@ -38,7 +38,7 @@ import org.shmem4j.core.sync.WaitPolicy;
  * each to enter this one; and a representative need say so over the network only about every
  * slack-th collective ({@link #announceHostEntry}), so in a run of broadcasts the data goes one way,
  * processes that share cores can each run many calls in a row, and only about every
- * ninetieth small call sends anything back. A leaf of a plain tree that returns right after
+ * 47th small call sends anything back. A leaf of a plain tree that returns right after
  * receiving breaks the rule, and the damage shows collectives later.
  *
  * <p>There are no per-round lines on purpose: a round line written by different partners in
@@ -90,8 +90,7 @@ public final class CollectiveSupport {
      */
     private Arena temporaries;
     private MemorySegment temp = MemorySegment.NULL;
-    /** The current collective's first and last sequence numbers. */
-    private long firstSeq, seq;
+    private long seq;
     private final boolean networked;
     /** Per member: the last collective whose entry this PE announced to it ({@link #announceHostEntry}); null until the first. */
     private long[] entryAnnounced;
@@ -167,7 +166,7 @@ public final class CollectiveSupport {
 
     /** Starts a collective that stages nothing in the scratch: its sequence number (1, 2, ...). Collectives on one team are never concurrent. */
     public long begin() {
-        return firstSeq = ++seq;
+        return ++seq;
     }
 
     /**
@@ -186,7 +185,7 @@ public final class CollectiveSupport {
         } else {
             seq++;
         }
-        return firstSeq = first;
+        return first;
     }
 
     /** The last sequence number the current collective took (its first, or one of the buffers after it). */
@@ -228,9 +227,9 @@ public final class CollectiveSupport {
      * at most half the slack old; then the word says what the host surely entered, found in those
      * lines without waiting (so a word goes about every slack / 2 calls, and the root finds it
      * there long before it needs it); only a word the root needs for this collective waits for
-     * the host's members to enter it.
+     * the host's members to enter it. {@code first}: the current collective's first sequence number.
      */
-    public void announceHostEntry(int member, int[] onHost) {
+    public void announceHostEntry(int member, int[] onHost, long first) {
         if (entryAnnounced == null) {
             entryAnnounced = new long[size()];
             java.util.Arrays.fill(entryAnnounced, Long.MIN_VALUE);
@@ -239,7 +238,6 @@ public final class CollectiveSupport {
         if (said >= seq - slack() / 2) {
             return;
         }
-        long first = firstSeq;
         long entered = first;
         boolean needed = said < seq - slack();
         for (int m : onHost) {

@@ -107,9 +107,8 @@ public final class HostGroups {
             int d = 1 << b;
             long local = 0;
             for (int i = 0; i < p; i++) {
-                int m = i < extra ? 2 * i + 1 : i + extra;
-                int partner = (i ^ d) < extra ? 2 * (i ^ d) + 1 : (i ^ d) + extra;
-                if (hostOfMember[m] == hostOfMember[partner]) {
+                int member = ReduceAlgorithms.realRank(i, extra), partner = ReduceAlgorithms.realRank(i ^ d, extra);
+                if (hostOfMember[member] == hostOfMember[partner]) {
                     local++;
                 }
             }

@@ -302,7 +302,7 @@ final class PushAlgorithms {
                 HierarchicalAlgorithms.signalOthers(s, onHost, me, st);
                 MemorySegment.copy(mem, source, mem, dest, bytes);
             } else if (me == rep) {
-                s.announceHostEntry(root, onHost);
+                s.announceHostEntry(root, onHost, seq);
                 s.await(s.senderFlag(root), st);
                 HierarchicalAlgorithms.signalOthers(s, onHost, me, st);
                 MemorySegment.copy(mem, scratch, mem, dest, bytes);

@@ -104,7 +104,7 @@ final class ReduceAlgorithms {
     }
 
     /** Team number of the participant with number {@code nr} among the p participants. */
-    private static int realRank(int nr, int extra) {
+    static int realRank(int nr, int extra) {
         return nr < extra ? 2 * nr + 1 : nr + extra;
     }
 
