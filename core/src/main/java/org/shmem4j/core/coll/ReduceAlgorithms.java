@@ -39,8 +39,17 @@ import java.lang.foreign.MemorySegment;
  * data is part of the result), the all-member dependency {@link CollectiveSupport} relies on.
  */
 final class ReduceAlgorithms {
-    /** Bytes of a peer's data staged privately per combine step. */
+    /** Bytes of a peer's data staged privately per combine step (a team on one node). */
     static final long PIECE = 64 << 10;
+    /**
+     * The same in a team that reaches members over the network, where each piece from a remote
+     * member costs a round trip: at 2 PEs on 2 pseudo-nodes (UCX over tcp), rabenseifner's reduce
+     * of 65,536 longs fetched its 256 KiB half as four gets of 64 KiB in 330-430 us and the
+     * allgather's 256 KiB as one in 170-250; in five interleaved pairs of runs, pieces of 256 KiB
+     * made the whole reduce faster in five (median 806 -> 667 us). A team's staging buffer grows
+     * to this size only once it reduces this much.
+     */
+    static final long NETWORK_PIECE = 256 << 10;
     /** Step of the fold-out signals (above every round step). */
     private static final int FOLD_OUT = 1 << 19;
 
@@ -63,10 +72,11 @@ final class ReduceAlgorithms {
         return false;
     }
 
-    /** Bytes of the private staging piece for this kernel (a whole number of elements). */
-    static long pieceBytes(ReduceKernel k, long bytes) {
+    /** Bytes of the private staging piece for this kernel and team (a whole number of elements). */
+    static long pieceBytes(CollectiveSupport s, ReduceKernel k, long bytes) {
         long esz = k.layout().byteSize();
-        return Math.min(bytes, Math.max(esz, PIECE / esz * esz));
+        long piece = s.reachesSomeoneByNetwork() ? NETWORK_PIECE : PIECE;
+        return Math.min(bytes, Math.max(esz, piece / esz * esz));
     }
 
     static long roundUp(long v) {
@@ -187,7 +197,7 @@ final class ReduceAlgorithms {
         void reduce(CollectiveSupport s, ReduceKernel k, long dest, long source, long count, long bytes, long seq) {
             int r = s.rank();
             int n = s.size();
-            MemorySegment t = s.temp(pieceBytes(k, bytes));
+            MemorySegment t = s.temp(pieceBytes(s, k, bytes));
             if (dest != source) {
                 MemorySegment.copy(s.local(), source, s.local(), dest, bytes);
             }
@@ -226,7 +236,7 @@ final class ReduceAlgorithms {
             int me = s.rank();
             int p = Integer.highestOneBit(s.size());
             int extra = s.size() - p;
-            long piece = pieceBytes(k, bytes);
+            long piece = pieceBytes(s, k, bytes);
             long rBytes = roundUp(bytes);
             MemorySegment buf = s.temp(rBytes + piece);
             MemorySegment res = buf.asSlice(0, bytes);
@@ -276,7 +286,7 @@ final class ReduceAlgorithms {
             int left = (r + n - 1) % n;
             int right = (r + 1) % n;
             long esz = k.layout().byteSize();
-            MemorySegment t = s.temp(pieceBytes(k, bytes));
+            MemorySegment t = s.temp(pieceBytes(s, k, bytes));
             if (dest != source) {
                 MemorySegment.copy(s.local(), source, s.local(), dest, bytes);
             }
@@ -324,7 +334,7 @@ final class ReduceAlgorithms {
             int p = Integer.highestOneBit(s.size());
             int extra = s.size() - p;
             long esz = k.layout().byteSize();
-            MemorySegment t = s.temp(pieceBytes(k, bytes));
+            MemorySegment t = s.temp(pieceBytes(s, k, bytes));
             int nr = foldIn(s, k, seq, dest, source, count, t);
             if (nr >= 0) {
                 int rounds = Integer.numberOfTrailingZeros(p);
