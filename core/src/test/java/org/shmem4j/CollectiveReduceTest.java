@@ -33,7 +33,7 @@ import org.shmem4j.core.heap.SymmetricHeap;
 @Timeout(300)
 class CollectiveReduceTest {
     static final String[] REDUCE_ALGORITHMS = {"linear", "push", "push_ring", "tree", "recursive_doubling", "ring",
-        "rabenseifner"};
+        "rabenseifner", "hierarchical"};
     static final long LARGE = 70_000; // > 16 KiB for every carrier (65536 longs is 512 KiB)
 
     enum Carrier {

@@ -192,7 +192,8 @@ final class HierarchicalAlgorithms {
                 s.signal(leader, s.senderFlag(me), CollectiveSupport.stamp(seq, DONE));
                 return;
             }
-            long chunk = Math.max(esz, CHUNK / esz * esz);
+            // a leader over the network pulls a child leader's partial in pieces a round trip each
+            long chunk = s.reachesSomeoneByNetwork() ? ReduceAlgorithms.pieceBytes(s, kernel, bytes) : chunk(esz, CHUNK);
             MemorySegment buf = s.temp(bytes + chunk);
             int[] local = g.members(host);
             // 1. This host's partial, in team order (the leader is the lowest member).
@@ -235,14 +236,21 @@ final class HierarchicalAlgorithms {
     };
 
     /** {@code buf[0, bytes) = buf op peer's [offset, offset + bytes)}, pulled in chunks after {@code bytes}. */
-    private static void combineFrom(CollectiveSupport s, ReduceKernel kernel, MemorySegment buf, long bytes, long chunk,
+    private static void combineFrom(CollectiveSupport s, ReduceKernel kernel, MemorySegment buf, long bytes, long staging,
             int peer, long offset) {
         long esz = kernel.layout().byteSize();
+        // a mapped member's data in small chunks, which stay in cache for the combine
+        long chunk = s.peers().mapped(peer) ? Math.min(staging, chunk(esz, CHUNK)) : staging;
         for (long off = 0; off < bytes; off += chunk) {
             long n = Math.min(chunk, bytes - off);
             s.peers().get(buf, bytes, peer, offset + off, n);
             kernel.combine(buf, off, buf, bytes, n / esz);
         }
+    }
+
+    /** {@code bytes} rounded down to whole elements of {@code esz}, at least one. */
+    private static long chunk(long esz, long bytes) {
+        return Math.max(esz, bytes / esz * esz);
     }
 
     static void signalOthers(CollectiveSupport s, int[] members, int me, long stamp) {
