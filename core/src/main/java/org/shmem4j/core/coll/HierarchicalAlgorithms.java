@@ -193,7 +193,8 @@ final class HierarchicalAlgorithms {
                 return;
             }
             // a leader over the network pulls a child leader's partial in pieces a round trip each
-            long chunk = s.reachesSomeoneByNetwork() ? ReduceAlgorithms.pieceBytes(s, kernel, bytes) : chunk(esz, CHUNK);
+            long chunk = s.reachesSomeoneByNetwork() ? ReduceAlgorithms.pieceBytes(s, kernel, bytes)
+                    : ReduceAlgorithms.wholeElements(esz, CHUNK);
             MemorySegment buf = s.temp(bytes + chunk);
             int[] local = g.members(host);
             // 1. This host's partial, in team order (the leader is the lowest member).
@@ -240,17 +241,12 @@ final class HierarchicalAlgorithms {
             int peer, long offset) {
         long esz = kernel.layout().byteSize();
         // a mapped member's data in small chunks, which stay in cache for the combine
-        long chunk = s.peers().mapped(peer) ? Math.min(staging, chunk(esz, CHUNK)) : staging;
+        long chunk = s.peers().mapped(peer) ? Math.min(staging, ReduceAlgorithms.wholeElements(esz, CHUNK)) : staging;
         for (long off = 0; off < bytes; off += chunk) {
             long n = Math.min(chunk, bytes - off);
             s.peers().get(buf, bytes, peer, offset + off, n);
             kernel.combine(buf, off, buf, bytes, n / esz);
         }
-    }
-
-    /** {@code bytes} rounded down to whole elements of {@code esz}, at least one. */
-    private static long chunk(long esz, long bytes) {
-        return Math.max(esz, bytes / esz * esz);
     }
 
     static void signalOthers(CollectiveSupport s, int[] members, int me, long stamp) {

@@ -173,7 +173,7 @@ final class LinearAlgorithms {
             int members) {
         long esz = kernel.layout().byteSize();
         long bytes = count * esz;
-        long chunk = Math.max(esz, CHUNK / esz * esz);
+        long chunk = ReduceAlgorithms.wholeElements(esz, CHUNK);
         MemorySegment buf = s.temp(bytes + chunk);
         s.barrier();
         s.peers().get(buf, 0, 0, source, bytes);

@@ -75,8 +75,12 @@ final class ReduceAlgorithms {
     /** Bytes of the private staging piece for this kernel and team (a whole number of elements). */
     static long pieceBytes(CollectiveSupport s, ReduceKernel k, long bytes) {
         long esz = k.layout().byteSize();
-        long piece = s.reachesSomeoneByNetwork() ? NETWORK_PIECE : PIECE;
-        return Math.min(bytes, Math.max(esz, piece / esz * esz));
+        return Math.min(bytes, wholeElements(esz, s.reachesSomeoneByNetwork() ? NETWORK_PIECE : PIECE));
+    }
+
+    /** {@code bytes} rounded down to whole elements of {@code esz} bytes, at least one. */
+    static long wholeElements(long esz, long bytes) {
+        return Math.max(esz, bytes / esz * esz);
     }
 
     static long roundUp(long v) {
